@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** Money is an integer in the currency's minor unit. */
+export const Amount = z
+  .number({ error: 'must be an integer amount in the currency\'s minor unit (e.g. 1099 for 10.99)' })
+  .int({ error: 'must be an integer amount in the currency\'s minor unit (e.g. 1099 for 10.99)' })
+  .min(1, { error: 'must be at least 1' })
+  .max(99_999_999, { error: 'must be at most 99999999' });
+
+export const Currency = z
+  .string({ error: 'must be a three-letter lowercase ISO currency code, e.g. usd' })
+  .regex(/^[a-z]{3}$/, { error: 'must be a three-letter lowercase ISO currency code, e.g. usd' });
+
+export const Metadata = z
+  .record(
+    z.string().min(1, { error: 'metadata keys must not be empty' }).max(40, { error: 'metadata keys are at most 40 characters' }),
+    z.string({ error: 'metadata values must be strings' }).max(500, { error: 'metadata values are at most 500 characters' }),
+    { error: 'must be an object of string keys to string values' },
+  )
+  .refine((m) => Object.keys(m).length <= 50, { error: 'at most 50 metadata keys' });
+
+export const DateString = z
+  .string({ error: 'must be a date in the form YYYY-MM-DD' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date in the form YYYY-MM-DD' })
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+  }, { error: 'must be a real calendar date (YYYY-MM-DD)' });
+
+export const IdOf = (prefix: string) =>
+  z
+    .string({ error: `must be an id starting with ${prefix}_` })
+    .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), { error: `must be an id starting with ${prefix}_` });
+
+/** Query strings carry text: list parameters are coerced. */
+export const ListQuery = z.strictObject({
+  limit: z.coerce
+    .number({ error: 'must be an integer from 1 to 100' })
+    .int({ error: 'must be an integer from 1 to 100' })
+    .min(1, { error: 'must be an integer from 1 to 100' })
+    .max(100, { error: 'must be an integer from 1 to 100' })
+    .default(10),
+  starting_after: z.string().min(1).optional(),
+});
+export type ListQuery = z.infer<typeof ListQuery>;
+
+export interface ListPage<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+}
+
+/** Every object carries these (DESIGN.md section 4). */
+export interface BaseObject {
+  id: string;
+  object: string;
+  created: string;
+  livemode: boolean;
+}

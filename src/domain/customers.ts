@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { type BaseObject, ListQuery, Metadata } from './common.js';
+
+const Name = (field: string) =>
+  z.string({ error: `${field} must be a string` }).min(1, { error: 'must not be empty' }).max(100, { error: 'must be at most 100 characters' });
+
+export const CustomerCreate = z.strictObject({
+  email: z.email({ error: 'must be an email address, e.g. jenny@example.com' }).optional(),
+  first_name: Name('first_name').optional(),
+  middle_name: Name('middle_name').optional(),
+  last_name: Name('last_name').optional(),
+  phone: z
+    .string({ error: 'must be a string of digits' })
+    .regex(/^\d{4,20}$/, { error: 'must be 4 to 20 digits, with no spaces or symbols' })
+    .optional(),
+  metadata: Metadata.optional(),
+});
+export type CustomerCreate = z.infer<typeof CustomerCreate>;
+
+export const CustomerListQuery = ListQuery.extend({
+  email: z.string().optional(),
+});
+
+export interface Customer extends BaseObject {
+  object: 'customer';
+  email: string | null;
+  first_name: string | null;
+  middle_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  metadata: Record<string, string>;
+}

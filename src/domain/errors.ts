@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+/** One error type per HTTP status (DESIGN.md section 4). */
+export const ERROR_TYPES = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'card_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  409: 'state_error',
+  413: 'invalid_request_error',
+  422: 'idempotency_error',
+  429: 'rate_limit_error',
+  500: 'api_error',
+} as const;
+
+export type ErrorStatus = keyof typeof ERROR_TYPES;
+
+export interface ApiErrorInit {
+  param?: string;
+  /** Extra members of the error body, e.g. the declined `payment_intent`. */
+  extra?: Record<string, unknown>;
+  /** A declined payment attempt is not a rejected request: its changes are kept. */
+  commit?: boolean;
+}
+
+/** An error of the service, in the shape of its body: `{error: {type, code, message, param?}}`. */
+export class ApiError extends Error {
+  readonly type: string;
+  readonly param: string | undefined;
+  readonly extra: Record<string, unknown>;
+  readonly commit: boolean;
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    init: ApiErrorInit = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.type = ERROR_TYPES[status as ErrorStatus] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+    this.param = init.param;
+    this.extra = init.extra ?? {};
+    this.commit = init.commit ?? false;
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: {
+        type: this.type,
+        code: this.code,
+        message: this.message,
+        ...(this.param === undefined ? {} : { param: this.param }),
+        ...this.extra,
+      },
+    };
+  }
+}
+
+export const ErrorBody = z.object({
+  error: z.looseObject({
+    type: z.string(),
+    code: z.string(),
+    message: z.string(),
+    param: z.string().optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const invalid = (param: string, message: string) =>
+  new ApiError(400, 'parameter_invalid', message, { param });
+export const missing = (param: string, message = `${param} is required.`) =>
+  new ApiError(400, 'parameter_missing', message, { param });
+export const immutable = (param: string) =>
+  new ApiError(400, 'parameter_immutable', `${param} is immutable after creation.`, { param });
+export const notFound = (kind: string, id: string, param = 'id') =>
+  new ApiError(404, 'resource_missing', `No such ${kind}: '${id}'.`, { param });
+export const invalidState = (kind: string, id: string, status: string, action: string) =>
+  new ApiError(409, 'invalid_state', `Cannot ${action} ${kind} ${id}: its status is ${status}.`);
+
+/**
+ * Turns the first zod issue into the service's 400: `param` is the dotted path of the
+ * field, the code says missing, unknown or invalid, the message states the rule.
+ */
+export function fromZodError(error: z.ZodError): ApiError {
+  const issue = error.issues[0];
+  if (!issue) return new ApiError(400, 'parameter_invalid', 'The request is invalid.');
+  const path = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') {
+    const param = [...path, issue.keys[0] ?? ''].join('.');
+    return new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}.`, { param });
+  }
+  const param = path.join('.');
+  if (issue.code === 'invalid_type' && issue.input === undefined) {
+    return missing(param || 'body', `Missing required parameter: ${param || 'body'}.`);
+  }
+  const subject = param === '' ? 'The request body' : param;
+  return invalid(param || 'body', `Invalid ${subject}: ${issue.message}`);
+}
+
+/** Parses with a domain schema; a failure becomes the service's 400. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (!result.success) throw fromZodError(result.error);
+  return result.data;
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
+import { ApiError, parseOrThrow } from '../domain/errors.js';
+import type { Account } from './store/accounts.js';
+import { hashBody } from './store/idempotency.js';
+import type { Sandbox } from './sandbox.js';
+import type { ServiceContext } from './services/context.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface RouteInput<B, Q> {
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** `{id}` placeholders of the endpoint table as fastify's `:id`. */
+export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * The request pipeline, one fixed sequence: authenticate → parse → (replay) → act in
+ * one transaction → record for idempotency → respond. A rejected request throws before
+ * or inside the transaction, so it changes nothing; a declined payment (an ApiError with
+ * `commit`) keeps its changes and is replayed like a success.
+ */
+export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined>(
+  app: FastifyInstance,
+  sandbox: Sandbox,
+  name: EndpointName,
+  schemas: { body?: BS; query?: QS },
+  handler: (ctx: ServiceContext, input: RouteInput<Parsed<BS>, Parsed<QS>>) => unknown,
+): void {
+  const { method, path } = endpoints[name];
+  app.route({
+    method,
+    url: fastifyPath(path),
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const account = authenticate(sandbox, request);
+      const input = {
+        body: (schemas.body ? parseOrThrow(schemas.body, request.body ?? {}) : undefined) as Parsed<BS>,
+        query: (schemas.query ? parseOrThrow(schemas.query, request.query ?? {}) : undefined) as Parsed<QS>,
+        params: request.params as Record<string, string>,
+      };
+      if (!schemas.body && isWrite(method)) rejectUnexpectedBody(request.body);
+      const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
+      const { status, body, replayed } = sandbox.store.db.transaction(() => {
+        const ctx = sandbox.context(account);
+        if (key !== undefined) {
+          const stored = sandbox.store.idempotency.find(account.id, key);
+          if (stored && Date.parse(ctx.now) - Date.parse(stored.created) < DAY_MS) {
+            if (stored.method !== method || stored.path !== request.url.split('?')[0] || stored.body_hash !== hashBody(request.body)) {
+              throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new request.`);
+            }
+            return { status: stored.status, body: JSON.parse(stored.response) as unknown, replayed: true };
+          }
+        }
+        let result: { status: number; body: unknown };
+        try {
+          result = { status: 200, body: handler(ctx, input) };
+        } catch (error) {
+          if (!(error instanceof ApiError) || !error.commit) throw error;
+          result = { status: error.status, body: error.toBody() };
+        }
+        if (key !== undefined) {
+          sandbox.store.idempotency.save(account.id, key, {
+            method,
+            path: request.url.split('?')[0]!,
+            body_hash: hashBody(request.body),
+            status: result.status,
+            response: JSON.stringify(result.body),
+            created: ctx.now,
+          });
+        }
+        return { ...result, replayed: false };
+      });
+      if (replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(status).send(body);
+    },
+  });
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function rejectUnexpectedBody(body: unknown): void {
+  if (body && typeof body === 'object' && Object.keys(body).length > 0) {
+    const param = Object.keys(body)[0]!;
+    throw new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}. This operation takes no body.`, { param });
+  }
+}
+
+/** Spec section 5: `<prefix>-account` and `<prefix>-api-key` on every request. */
+export function authenticate(sandbox: Sandbox, request: FastifyRequest): Account {
+  const prefix = sandbox.options.headerPrefix;
+  const apiKey = headerValue(request, `${prefix}-api-key`);
+  if (!apiKey) {
+    throw new ApiError(401, 'api_key_missing', `No API key provided: send it in the ${prefix}-api-key header.`);
+  }
+  const account = sandbox.store.accounts.byKey(apiKey);
+  if (!account) throw new ApiError(401, 'api_key_invalid', 'Invalid API key provided.');
+  const accountId = headerValue(request, `${prefix}-account`);
+  if (!accountId) {
+    throw new ApiError(401, 'account_missing', `No account provided: send the merchant account id in the ${prefix}-account header.`);
+  }
+  if (accountId !== account.id) {
+    throw new ApiError(403, 'account_mismatch', `The API key does not belong to account '${accountId}'.`);
+  }
+  return account;
+}

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../domain/errors.js';
+import { AccountCreate, ClockAdvance, clockTarget, type TestClockObject } from '../../domain/test-helpers.js';
+import { isoNow } from '../clock.js';
+import { apiRoute } from '../pipeline.js';
+import type { Sandbox } from '../sandbox.js';
+import { newApiKey } from '../store/accounts.js';
+
+/** Sandbox-only helpers: the test clock, extra accounts, reset. */
+export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
+  const clockOf = (account: string): TestClockObject => ({ object: 'test_clock', now: sandbox.clock.now(account) });
+
+  apiRoute(app, sandbox, 'test_helpers.clock', {}, (ctx) => clockOf(ctx.account.id));
+
+  apiRoute(app, sandbox, 'test_helpers.clock_advance', { body: ClockAdvance }, (ctx, { body }) => {
+    const to = clockTarget(body, ctx.now);
+    sandbox.clock.advance((now) => sandbox.context(ctx.account, now), to);
+    return clockOf(ctx.account.id);
+  });
+
+  apiRoute(app, sandbox, 'test_helpers.accounts_create', { body: AccountCreate }, (_ctx, { body }) => {
+    if (body.account !== undefined && sandbox.store.accounts.exists(body.account)) {
+      throw new ApiError(409, 'invalid_state', `Account ${body.account} already exists.`);
+    }
+    const apiKey = body.api_key ?? newApiKey();
+    const account = sandbox.addAccount({ id: body.account, apiKey });
+    // The new key is returned to its creator once, as with webhook secrets.
+    return { object: 'account', id: account.id, api_key: apiKey, clock: clockOf(account.id) };
+  });
+
+  apiRoute(app, sandbox, 'test_helpers.reset', {}, (ctx) => {
+    sandbox.store.resetAccount(ctx.account.id, sandbox.options.clock ?? isoNow());
+    return { object: 'reset', account: ctx.account.id, clock: clockOf(ctx.account.id) };
+  });
+}

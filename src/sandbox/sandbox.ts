@@ -1,0 +1,37 @@
+import { TestClock, isoNow } from './clock.js';
+import { ServiceContext } from './services/context.js';
+import type { Account } from './store/accounts.js';
+import { Store } from './store/index.js';
+
+export interface SandboxOptions {
+  /** SQLite file, or ':memory:'. */
+  db: string;
+  /** Fixed start of new accounts' clocks (ISO instant); the real time otherwise. */
+  clock?: string | undefined;
+  /** The service's header prefix: `<prefix>-account`, `<prefix>-api-key`. */
+  headerPrefix: string;
+}
+
+/** The sandbox service without HTTP: store, test clock, and per-request contexts. */
+export class Sandbox {
+  readonly store: Store;
+  readonly clock: TestClock;
+
+  constructor(readonly options: SandboxOptions) {
+    this.store = new Store(options.db);
+    this.clock = new TestClock(this.store);
+  }
+
+  context(account: Account, now = this.clock.now(account.id)): ServiceContext {
+    return new ServiceContext(this.store, account, now);
+  }
+
+  /** Adds an account (or re-keys an existing one); its clock starts at `--clock` or now. */
+  addAccount(input: { id?: string | undefined; apiKey: string }): Account {
+    return this.store.db.transaction(() => this.store.accounts.upsert({ ...input, clockNow: this.options.clock ?? isoNow() }));
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}

@@ -1,0 +1,55 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { newId, randomToken } from '../../domain/ids.js';
+import type { Database } from './db.js';
+
+export interface Account {
+  id: string;
+  /** Per-account secret behind card fingerprints. */
+  secret: string;
+}
+
+export const hashKey = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
+export const newApiKey = () => `sk_test_${randomToken(32)}`;
+
+/** Keys are stored only as hashes: the sandbox can check a key but never show it. */
+export class AccountStore {
+  constructor(private readonly db: Database) {}
+
+  /** Creates the account, or re-keys it when it exists (a CI-provided key wins). */
+  upsert(input: { id?: string | undefined; apiKey: string; clockNow: string }): Account {
+    const id = input.id ?? newId('account');
+    const existing = this.db.get<{ id: string; secret: string }>('SELECT id, secret FROM accounts WHERE id = ?', id);
+    if (existing) {
+      this.db.run('UPDATE accounts SET api_key_hash = ? WHERE id = ?', hashKey(input.apiKey), id);
+      return existing;
+    }
+    const secret = randomBytes(32).toString('hex');
+    this.db.run(
+      'INSERT INTO accounts (id, api_key_hash, secret, clock_now, created) VALUES (?, ?, ?, ?, ?)',
+      id, hashKey(input.apiKey), secret, input.clockNow, new Date().toISOString(),
+    );
+    return { id, secret };
+  }
+
+  exists(id: string): boolean {
+    return this.db.get('SELECT 1 AS one FROM accounts WHERE id = ?', id) !== undefined;
+  }
+
+  byKey(apiKey: string): Account | undefined {
+    return this.db.get<{ id: string; secret: string }>('SELECT id, secret FROM accounts WHERE api_key_hash = ?', hashKey(apiKey));
+  }
+
+  ids(): string[] {
+    return this.db.all<{ id: string }>('SELECT id FROM accounts ORDER BY created').map((r) => r.id);
+  }
+
+  clockNow(id: string): string {
+    const row = this.db.get<{ clock_now: string }>('SELECT clock_now FROM accounts WHERE id = ?', id);
+    if (!row) throw new Error(`no account ${id}`);
+    return row.clock_now;
+  }
+
+  setClockNow(id: string, now: string): void {
+    this.db.run('UPDATE accounts SET clock_now = ? WHERE id = ?', now, id);
+  }
+}

@@ -1,0 +1,36 @@
+import { AccountStore } from './accounts.js';
+import { Database } from './db.js';
+import { IdempotencyStore } from './idempotency.js';
+import { ObjectStore } from './objects.js';
+import { EventLog } from '../events/log.js';
+
+/** Everything the sandbox keeps, over one database. */
+export class Store {
+  readonly db: Database;
+  readonly accounts: AccountStore;
+  readonly objects: ObjectStore;
+  readonly events: EventLog;
+  readonly idempotency: IdempotencyStore;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.accounts = new AccountStore(this.db);
+    this.objects = new ObjectStore(this.db);
+    this.events = new EventLog(this.db);
+    this.idempotency = new IdempotencyStore(this.db);
+  }
+
+  /** Erases an account's objects, events and idempotency records; keeps its keys. */
+  resetAccount(account: string, clockNow: string): void {
+    this.db.transaction(() => {
+      this.objects.clear(account);
+      this.events.clear(account);
+      this.idempotency.clear(account);
+      this.accounts.setClockNow(account, clockNow);
+    });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

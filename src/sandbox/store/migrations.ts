@@ -1,0 +1,49 @@
+/**
+ * Schema migrations, applied in order and recorded in `PRAGMA user_version`.
+ * Append only: a released migration is never edited.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: accounts, the generic object store, the event log, idempotency records.
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    api_key_hash TEXT NOT NULL UNIQUE,
+    secret TEXT NOT NULL,
+    clock_now TEXT NOT NULL,
+    created TEXT NOT NULL
+  );
+  CREATE TABLE objects (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account TEXT NOT NULL REFERENCES accounts(id),
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL
+  );
+  CREATE INDEX objects_by_kind ON objects(account, kind, seq);
+  CREATE INDEX objects_by_customer ON objects(account, kind, json_extract(data, '$.customer_id'), seq);
+  CREATE INDEX objects_by_status ON objects(account, kind, json_extract(data, '$.status'), seq);
+  CREATE INDEX objects_by_subscription ON objects(account, kind, json_extract(data, '$.subscription_id'), seq);
+  CREATE INDEX objects_by_payment_intent ON objects(account, kind, json_extract(data, '$.payment_intent_id'), seq);
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account TEXT NOT NULL REFERENCES accounts(id),
+    type TEXT NOT NULL,
+    created TEXT NOT NULL,
+    data TEXT NOT NULL
+  );
+  CREATE INDEX events_by_account ON events(account, seq);
+  CREATE INDEX events_by_type ON events(account, type, seq);
+  CREATE TABLE idempotency (
+    account TEXT NOT NULL,
+    key TEXT NOT NULL,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    body_hash TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    response TEXT NOT NULL,
+    created TEXT NOT NULL,
+    PRIMARY KEY (account, key)
+  );
+  `,
+];
