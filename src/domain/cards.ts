@@ -1,0 +1,73 @@
+import { createHmac } from 'node:crypto';
+import { Temporal } from 'temporal-polyfill';
+
+// Card rules shared by the client's input checks and the sandbox. Card numbers here are
+// strings of digits; callers strip spaces before.
+
+export const ONLINE_BRANDS = ['visa', 'mastercard', 'amex', 'discover'] as const;
+/** Brands accepted only in person, on processor B readers. */
+export const PROCESSOR_B_EXTRA_BRANDS = ['jcb', 'diners', 'unionpay'] as const;
+export type CardBrand = (typeof ONLINE_BRANDS)[number] | (typeof PROCESSOR_B_EXTRA_BRANDS)[number];
+
+/** 12–19 digits (the ISO/IEC 7812 lengths) ending in a correct Luhn check digit. */
+export function luhnValid(number: string): boolean {
+  if (!/^\d{12,19}$/.test(number)) return false;
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+// [brand, first prefix, last prefix]; a range's prefixes all have the same length, so
+// comparing strings compares numbers. First match wins: Discover's 6011 and 65 come
+// before UnionPay's 62.
+const IIN_RANGES: ReadonlyArray<readonly [CardBrand, string, string]> = [
+  ['visa', '4', '4'],
+  ['mastercard', '51', '55'],
+  ['mastercard', '2221', '2720'],
+  ['amex', '34', '34'],
+  ['amex', '37', '37'],
+  ['discover', '6011', '6011'],
+  ['discover', '644', '649'],
+  ['discover', '65', '65'],
+  ['jcb', '3528', '3589'],
+  ['diners', '300', '305'],
+  ['diners', '36', '36'],
+  ['diners', '38', '39'],
+  ['unionpay', '62', '62'],
+];
+
+/** Brand from the number's issuer identification prefix; undefined when none matches. */
+export function detectBrand(number: string): CardBrand | undefined {
+  if (!/^\d+$/.test(number)) return undefined;
+  for (const [brand, first, last] of IIN_RANGES) {
+    const prefix = number.slice(0, first.length);
+    if (prefix.length === first.length && prefix >= first && prefix <= last) return brand;
+  }
+  return undefined;
+}
+
+export function cvcLength(brand: CardBrand): number {
+  return brand === 'amex' ? 4 : 3;
+}
+
+/** True once the expiry month is over: a card is valid through the end of that month. */
+export function expiryPassed(exp_month: number, exp_year: number, today: string): boolean {
+  const date = Temporal.PlainDate.from(today);
+  return date.year * 12 + date.month > exp_year * 12 + exp_month;
+}
+
+/** Identifies a card within one account without storing its number. */
+export function fingerprint(number: string, accountSecret: string): string {
+  return createHmac('sha256', accountSecret).update(number).digest('hex').slice(0, 16);
+}
+
+export function last4(number: string): string {
+  return number.slice(-4);
+}
