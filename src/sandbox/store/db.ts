@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from './migrations.js';
 
@@ -15,6 +16,11 @@ export class Database {
   private afterCommit: Array<() => void> = [];
 
   constructor(readonly file: string) {
+    // Account secrets live here: the file is its owner's alone (WAL files inherit the mode).
+    if (file !== ':memory:') {
+      closeSync(openSync(file, 'a', 0o600));
+      chmodSync(file, 0o600);
+    }
     this.db = new DatabaseSync(file);
     if (file !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');

@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import type { Factory } from '../../factory.js';
+import { maskSecret } from '../../../config/mask.js';
+
+export function define(noun: Command, f: Factory): void {
+  noun
+    .command('show')
+    .description('Show the profile in force (flag > env > config), key masked')
+    .action(async () => run(f));
+}
+
+export async function run(f: Factory): Promise<void> {
+  const { resolveProfile } = await import('../../../config/resolve.js');
+  const store = await f.profiles();
+  // Resolved without starting the sandbox: show says what would be used.
+  const profile = resolveProfile({ profile: f.flags.profile }, f.env, () => store);
+  f.io.printObject({
+    name: profile.name,
+    base_url: profile.base_url ?? null,
+    account: profile.account ?? null,
+    api_key: profile.api_key ? maskSecret(profile.api_key) : null,
+    header_prefix: profile.header_prefix,
+    sandbox: profile.sandbox,
+    config_file: store.path,
+  });
+}

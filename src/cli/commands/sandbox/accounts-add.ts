@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { PROFILE_NAME } from '../../../config/profile.js';
+import { maskSecret } from '../../../config/mask.js';
+import { AccountCreate } from '../../../domain/test-helpers.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { checkedBody, withExamples } from '../../flags.js';
+
+export interface AccountsAddOptions {
+  account?: string;
+  apiKeyStdin: boolean;
+  name?: string;
+}
+
+export function define(parent: Command, f: Factory): void {
+  const command = parent
+    .command('add')
+    .description('Add another sandbox account and a profile for it')
+    .option('--account <id>', 'Account id (acct_…); generated when omitted')
+    .option('--api-key-stdin', 'Read the new account\'s API key from stdin; generated when omitted', false)
+    .option('--name <profile>', 'Name of the profile to write (default: the account id)')
+    .action(async (flags: AccountsAddOptions) => run(flags, f));
+  withExamples(command, 'pay sandbox accounts add', 'printf %s "$KEY" | pay sandbox accounts add --account acct_ci_2 --api-key-stdin --name second');
+}
+
+export async function run(options: AccountsAddOptions, f: Factory): Promise<void> {
+  if (options.name !== undefined && !PROFILE_NAME.test(options.name)) {
+    throw new UsageError('Invalid --name: a profile name is letters, digits, - and _, starting with a letter or digit.');
+  }
+  const apiKey = options.apiKeyStdin ? await f.io.readStdin() : undefined;
+  const body = checkedBody(AccountCreate, { account: options.account, api_key: apiKey }, (p) => (p === 'api_key' ? '--api-key-stdin' : `--${p}`));
+  const profile = await f.profile();
+  if (!profile.sandbox) throw new UsageError(`Profile '${profile.name}' is not a sandbox: accounts are added to the sandbox only.`);
+  const client = await f.client();
+  const created = await client.call<{ id: string; api_key: string }>('test_helpers.accounts_create', { body });
+  const name = options.name ?? created.id;
+  const profiles = await f.profiles();
+  profiles.set(name, { base_url: profile.base_url, account: created.id, api_key: created.api_key, header_prefix: profile.header_prefix, sandbox: true });
+  const shown = { profile: name, account: created.id, api_key: maskSecret(created.api_key), base_url: profile.base_url };
+  if (f.io.json) return f.io.printJSON(shown);
+  f.io.success(`Added account ${created.id} as profile '${name}'. Use it with: --profile ${name}`);
+}

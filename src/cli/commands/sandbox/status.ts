@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import { NetworkError } from '../../../client/errors.js';
+import type { Factory } from '../../factory.js';
+
+export function define(noun: Command, f: Factory): void {
+  noun
+    .command('status')
+    .description('Show whether the sandbox is running (exit 7 when it is not)')
+    .action(async () => run(f));
+}
+
+export async function run(f: Factory): Promise<void> {
+  const daemon = await import('../../../sandbox/daemon.js');
+  const state = await daemon.runningSandbox(f.configDir);
+  if (!state) {
+    if (f.io.json) f.io.printJSON({ running: false });
+    throw new NetworkError('The sandbox is not running. Start it with: pay sandbox start --detach', daemon.readState(f.configDir)?.base_url ?? '');
+  }
+  f.io.printObject({ running: true, ...state });
+}

@@ -1,0 +1,182 @@
+import { readFileSync } from 'node:fs';
+import type { Command, CommanderError } from 'commander';
+import { NetworkError } from '../client/errors.js';
+import { ApiError } from '../domain/errors.js';
+import { AuthConfigError, CancelError, PartialError, SilentError, UsageError } from './errors.js';
+import { Factory, type GlobalFlags } from './factory.js';
+import { IO, type Streams } from './io/io.js';
+import { NOUNS } from './nouns.js';
+
+/** DESIGN.md section 8: the one table from errors to exit codes. */
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  conflict: 5,
+  declined: 6,
+  unreachable: 7,
+  partial: 8,
+  interrupted: 130,
+} as const;
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof SilentError) return error.exitCode;
+  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof CancelError) return EXIT.interrupted;
+  if (error instanceof AuthConfigError) return EXIT.auth;
+  if (error instanceof PartialError) return EXIT.partial;
+  if (error instanceof NetworkError) return EXIT.unreachable;
+  if (error instanceof ApiError) {
+    switch (error.status) {
+      case 401:
+      case 403:
+        return EXIT.auth;
+      case 404:
+        return EXIT.notFound;
+      case 409:
+      case 422:
+        return EXIT.conflict;
+      case 402:
+        return EXIT.declined;
+      default:
+        return EXIT.error;
+    }
+  }
+  return EXIT.error;
+}
+
+const VALUE_FLAGS = new Set(['--profile']);
+
+/** The noun a command line names (after global flags), so only its module is loaded. */
+function nounOf(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (VALUE_FLAGS.has(arg)) i++;
+    else if (!arg.startsWith('-')) return arg === 'help' ? args[i + 1] : arg;
+  }
+  return undefined;
+}
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export async function main(argv: string[], streams: Streams): Promise<number> {
+  const args = argv.slice(2);
+  // `--version` answers before commander is even loaded.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    streams.stdout.write(`${version()}\n`);
+    return EXIT.ok;
+  }
+  const { Command, Option } = await import('commander');
+  const program = new Command('pay');
+  const globals = (): GlobalFlags => program.opts<GlobalFlags>();
+  const io = new IO(streams, {
+    get json() { return globals().json ?? false; },
+    get input() { return globals().input ?? true; },
+    get color() { return globals().color === false ? false : undefined; },
+    get verbose() { return globals().verbose ?? false; },
+  });
+  activeIO = io;
+  const f = new Factory(io, streams.env, globals);
+
+  program
+    .description('Payments from the command line: test payments, webhooks, terminal readers and subscriptions, against the local sandbox or a real deployment.')
+    .version(version(), '-V, --version', 'Print the version')
+    .addOption(new Option('--json', 'Print data as JSON on stdout (messages stay on stderr)'))
+    .addOption(new Option('--profile <name>', 'Profile to use (env PAY_PROFILE; default: the default profile, else the sandbox)'))
+    .addOption(new Option('--no-input', 'Never prompt; missing values are errors (also when CI is set or stdin is not a TTY)'))
+    .addOption(new Option('--verbose', 'Trace HTTP requests on stderr, API keys masked'))
+    .addOption(new Option('--no-color', 'Disable colour (NO_COLOR is honoured too)'))
+    .helpCommand(true)
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: true })
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => streams.stdout.write(text),
+      writeErr: (text) => streams.stderr.write(text),
+      outputError: (text, write) => write(io.errColor.red(text)),
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ pay sandbox start --detach          # a local service, no account needed
+  $ pay customers create --email jenny@example.com
+  $ pay customers list --json | jq '.data[].id'
+  $ pay api GET /v1/customers --verbose
+
+Environment: PAY_PROFILE, PAY_BASE_URL, PAY_ACCOUNT, PAY_API_KEY, PAY_CONFIG_DIR, NO_COLOR, CI.
+Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined, 7 unreachable, 8 partial, 130 interrupted.`,
+    );
+
+  const wanted = nounOf(args);
+  // Completion walks the whole tree; any other command needs only its own noun.
+  const loadAll = wanted === 'complete' || wanted === 'completion';
+  for (const noun of NOUNS) {
+    const command = program.command(noun.name).description(noun.summary);
+    if (loadAll || noun.name === wanted) (await noun.load()).register(command, f);
+  }
+
+  try {
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (error) {
+    return report(error, io);
+  }
+}
+
+function report(error: unknown, io: IO): number {
+  if (isCommanderError(error)) {
+    // Commander already printed help or the usage error (with a suggestion on typos).
+    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  const code = exitCodeFor(error);
+  if (error instanceof SilentError) return code;
+  if (error instanceof ApiError) {
+    const details = [`${error.code}`, error.param ? `param: ${error.param}` : '', `HTTP ${error.status}`].filter(Boolean).join(' · ');
+    io.error(`${error.message} (${details})`);
+    const intent = error.extra.payment_intent as { id?: string } | undefined;
+    if (intent?.id) io.info(`  payment intent: ${intent.id}`);
+  } else if (error instanceof NetworkError) {
+    io.error(error.message);
+    io.info('  Is it running? Check with: pay sandbox status (or your profile: pay profiles show)');
+  } else if (error instanceof UsageError) {
+    io.error(error.message);
+  } else if (error instanceof CancelError || error instanceof AuthConfigError || error instanceof PartialError) {
+    io.error(error.message);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    io.error(`Unexpected error: ${message}`);
+    if (io.verbose && error instanceof Error && error.stack) io.trace(error.stack);
+  }
+  return code;
+}
+
+function isCommanderError(error: unknown): error is CommanderError {
+  return error instanceof Error && typeof (error as CommanderError).code === 'string' && (error as CommanderError).code.startsWith('commander.');
+}
+
+/** The IO of the command being run, so a signal can stop a long-running command cleanly. */
+let activeIO: IO | undefined;
+
+/** The process entry: one exit point. */
+export async function run(): Promise<void> {
+  const streams: Streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A long-running command (sandbox, listen) stops cleanly and exits 0; anything else is interrupted.
+    if (activeIO?.handlesStop) return activeIO.stop();
+    process.exit(signal === 'SIGINT' ? EXIT.interrupted : 143);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    // The reader went away (`| head`): nothing left to say.
+    if (error.code === 'EPIPE') process.exit(EXIT.ok);
+  });
+  const code = await main(process.argv, streams);
+  process.exit(code);
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { Agent, errors as undiciErrors, request } from 'undici';
+import { endpoints, type EndpointName, fillPath, isWrite } from '../domain/endpoints.js';
+import { ApiError, ErrorBody } from '../domain/errors.js';
+import { maskSecret } from '../config/mask.js';
+import { NetworkError } from './errors.js';
+
+export interface ClientOptions {
+  baseUrl: string;
+  account: string;
+  apiKey: string;
+  headerPrefix: string;
+  /** Retries after the first attempt, for network errors, 429 and 5xx. */
+  retries?: number;
+  timeoutMs?: number;
+  /** `--verbose`: one line per request and response, keys masked. */
+  trace?: ((line: string) => void) | undefined;
+  userAgent?: string;
+}
+
+export interface CallOptions {
+  params?: Record<string, string>;
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Set to replay a write deliberately; otherwise every write gets a fresh key. */
+  idempotencyKey?: string;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
+ * The service's HTTP client: auth headers, an idempotency key on every write, retries
+ * with backoff and jitter (writes only ever with their key), typed errors.
+ */
+export class Client {
+  private readonly agent: Agent;
+  private readonly retries: number;
+
+  constructor(private readonly options: ClientOptions) {
+    const timeout = options.timeoutMs ?? 30_000;
+    this.agent = new Agent({ connect: { timeout: Math.min(timeout, 10_000) }, headersTimeout: timeout, bodyTimeout: timeout, keepAliveTimeout: 4_000 });
+    this.retries = options.retries ?? 2;
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  get account(): string {
+    return this.options.account;
+  }
+
+  /** Headers that authenticate as this profile (also used by WebSocket connections). */
+  authHeaders(): Record<string, string> {
+    const prefix = this.options.headerPrefix;
+    return { [`${prefix}-account`]: this.options.account, [`${prefix}-api-key`]: this.options.apiKey };
+  }
+
+  /** Calls a named endpoint; a non-2xx answer throws ApiError. */
+  async call<T>(name: EndpointName, options: CallOptions = {}): Promise<T> {
+    const { method, path } = endpoints[name];
+    const response = await this.raw(method, fillPath(path, options.params), options);
+    if (response.status >= 200 && response.status < 300) return response.body as T;
+    throw toApiError(response);
+  }
+
+  /** Sends any request and returns the answer whatever its status (`pay api`). */
+  async raw(method: string, path: string, options: Omit<CallOptions, 'params'> = {}): Promise<RawResponse> {
+    const url = new URL(path.replace(/^\/?/, '/'), this.options.baseUrl.replace(/\/?$/, '/'));
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const write = isWrite(method.toUpperCase());
+    const headers: Record<string, string> = {
+      ...this.authHeaders(),
+      accept: 'application/json',
+      'user-agent': this.options.userAgent ?? 'pay-cli',
+    };
+    if (write) headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
+    const body = write || options.body !== undefined ? JSON.stringify(options.body ?? {}) : undefined;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      this.traceRequest(method, url, headers, body, attempt);
+      try {
+        const res = await request(url, { method: method.toUpperCase() as 'GET', headers, body, dispatcher: this.agent });
+        const text = await res.body.text();
+        const ms = Math.round(performance.now() - started);
+        this.options.trace?.(`< ${res.statusCode} ${method.toUpperCase()} ${url.pathname} (${ms}ms)${res.headers['idempotent-replayed'] ? ' [replayed]' : ''}`);
+        if (text) this.options.trace?.(`< ${text}`);
+        const retryable = res.statusCode === 429 || res.statusCode >= 500;
+        if (retryable && attempt < this.retries) {
+          await sleep(backoff(attempt, res.headers['retry-after']));
+          continue;
+        }
+        return { status: res.statusCode, headers: res.headers, body: parseBody(text) };
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === undefined || !RETRYABLE_CODES.has(code)) throw error;
+        this.options.trace?.(`! ${method.toUpperCase()} ${url.pathname}: ${code}`);
+        if (attempt < this.retries) {
+          await sleep(backoff(attempt));
+          continue;
+        }
+        throw new NetworkError(`Could not reach the service at ${this.options.baseUrl} (${code}).`, url.origin, { cause: error });
+      }
+    }
+  }
+
+  private traceRequest(method: string, url: URL, headers: Record<string, string>, body: string | undefined, attempt: number): void {
+    const trace = this.options.trace;
+    if (!trace) return;
+    const keyHeader = `${this.options.headerPrefix}-api-key`;
+    trace(`> ${method.toUpperCase()} ${url.href}${attempt > 0 ? ` (retry ${attempt})` : ''}`);
+    for (const [name, value] of Object.entries(headers)) {
+      trace(`> ${name}: ${name === keyHeader ? maskSecret(value) : value}`);
+    }
+    if (body !== undefined) trace(`> ${body}`);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function toApiError(response: RawResponse): ApiError {
+  const parsed = ErrorBody.safeParse(response.body);
+  if (!parsed.success) {
+    return new ApiError(response.status, 'unexpected_response', `The service answered ${response.status} without an error body.`);
+  }
+  const { type: _type, code, message, param, ...extra } = parsed.data.error;
+  return new ApiError(response.status, code, message, { param, extra });
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (error instanceof undiciErrors.UndiciError) return (error as { code?: string }).code;
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+  return (error as { code?: string } | undefined)?.code ?? cause?.code;
+}
+
+function backoff(attempt: number, retryAfter?: string | string[]): number {
+  const seconds = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+  if (Number.isFinite(seconds) && seconds > 0) return Math.min(seconds * 1000, 10_000);
+  return 200 * 2 ** attempt + Math.random() * 200;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

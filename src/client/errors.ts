@@ -1,0 +1,7 @@
+/** The service could not be reached (refused, timed out, reset) even after retries. */
+export class NetworkError extends Error {
+  override name = 'NetworkError';
+  constructor(message: string, readonly url: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

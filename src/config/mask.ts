@@ -1,0 +1,6 @@
+/** A secret as it may be shown anywhere: its first 8 characters and last 4 at most. */
+export function maskSecret(secret: string): string {
+  if (secret.length >= 20) return `${secret.slice(0, 8)}…${secret.slice(-4)}`;
+  if (secret.length >= 8) return `${secret.slice(0, 3)}…${secret.slice(-2)}`;
+  return '…';
+}

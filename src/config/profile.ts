@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const SANDBOX_PROFILE = 'sandbox';
+export const DEFAULT_HEADER_PREFIX = 'pay';
+
+export const Profile = z.object({
+  base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.example.com' }),
+  account: z.string().min(1, { error: 'must not be empty' }),
+  api_key: z.string().min(1, { error: 'must not be empty' }),
+  header_prefix: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]*$/, { error: 'must be lowercase letters, digits and -' })
+    .default(DEFAULT_HEADER_PREFIX),
+  /** Set on the profile `pay sandbox start` writes: its sandbox is started on demand. */
+  sandbox: z.boolean().optional(),
+  /** The stable signing secret of `pay webhooks listen` for this profile. */
+  listen_secret: z.string().optional(),
+});
+export type Profile = z.infer<typeof Profile>;
