@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
+
+export const PAY_BIN = fileURLToPath(new URL('../../bin/pay.js', import.meta.url));
+
+export interface PayResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A clean environment: no colour, no CI prompts suppression unless asked, no stray PAY_* variables. */
+export function baseEnv(configDir: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith('PAY_') || key === 'FORCE_COLOR') delete env[key];
+  return { ...env, PAY_CONFIG_DIR: configDir, NO_COLOR: '1', ...extra };
+}
+
+/** Runs the real `pay` binary on this Node, never throwing on a non-zero exit. */
+export async function runPay(args: string[], options: { env: Record<string, string | undefined>; input?: string; timeout?: number }): Promise<PayResult> {
+  const result = await execa(process.execPath, [PAY_BIN, ...args], {
+    env: options.env,
+    extendEnv: false,
+    input: options.input ?? '',
+    reject: false,
+    timeout: options.timeout ?? 30_000,
+  });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+export interface SandboxHandle {
+  baseUrl: string;
+  account: string;
+  apiKey: string;
+  configDir: string;
+  env: Record<string, string | undefined>;
+  /** Runs `pay` against this sandbox (its own config dir). */
+  pay(args: string[], options?: { input?: string; env?: Record<string, string | undefined>; timeout?: number }): Promise<PayResult>;
+  /** Runs `pay ... --json` and parses stdout, failing loudly on a non-zero exit. */
+  json<T = any>(args: string[]): Promise<T>;
+  /** A raw HTTP call with this account's auth. */
+  http(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+/**
+ * A real sandbox process on a free loopback port, with its own config dir and an
+ * in-memory (or given) database, its account and key fixed by the environment as in CI.
+ */
+export async function startSandbox(options: { clock?: string; db?: string; args?: string[] } = {}): Promise<SandboxHandle> {
+  const configDir = mkdtempSync(join(tmpdir(), 'pay-e2e-'));
+  const account = `acct_e2e${process.pid}x${++counter}`;
+  const apiKey = `sk_test_e2e_${process.pid}_${counter}_abcdefghijklmnopqrstuvwxyz`;
+  const env = baseEnv(configDir, { PAY_SANDBOX_ACCOUNT: account, PAY_SANDBOX_API_KEY: apiKey });
+  const args = [PAY_BIN, 'sandbox', 'start', '--port', '0', '--json'];
+  args.push(...(options.db ? ['--db', options.db] : ['--memory']));
+  if (options.clock) args.push('--clock', options.clock);
+  args.push(...(options.args ?? []));
+  const child: ResultPromise = execa(process.execPath, args, { env, extendEnv: false, reject: false, buffer: false, stdin: 'ignore' });
+  const ready = await new Promise<{ base_url: string; account: string; pid: number }>((resolve, reject) => {
+    let buffer = '';
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const nl = buffer.indexOf('\n');
+      if (nl !== -1) resolve(JSON.parse(buffer.slice(0, nl)));
+    });
+    void child.then((r) => reject(new Error(`sandbox exited (${r.exitCode}) before ready: ${stderr}`)));
+  });
+  const handle: SandboxHandle = {
+    baseUrl: ready.base_url,
+    account,
+    apiKey,
+    configDir,
+    env,
+    pay: (a, o = {}) => runPay(a, { env: { ...env, ...o.env }, input: o.input, timeout: o.timeout }),
+    async json(a) {
+      const result = await runPay([...a, '--json'], { env });
+      if (result.exitCode !== 0) throw new Error(`pay ${a.join(' ')} exited ${result.exitCode}: ${result.stderr}`);
+      return JSON.parse(result.stdout);
+    },
+    async http(method, path, body, headers = {}) {
+      const res = await fetch(new URL(path, ready.base_url), {
+        method,
+        headers: { 'pay-account': account, 'pay-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await child;
+      rmSync(configDir, { recursive: true, force: true });
+    },
+  };
+  return handle;
+}
