@@ -4,7 +4,7 @@ import { NetworkError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { AuthConfigError, CancelError, PartialError, SilentError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
-import { IO, type Streams } from './io/io.js';
+import type { IO, Streams } from './io/io.js';
 import { NOUNS } from './nouns.js';
 
 /** DESIGN.md section 8: the one table from errors to exit codes. */
@@ -71,7 +71,8 @@ export async function main(argv: string[], streams: Streams): Promise<number> {
     streams.stdout.write(`${version()}\n`);
     return EXIT.ok;
   }
-  const { Command, Option } = await import('commander');
+  // Loaded only past `--version`: chalk and commander are most of a short run's start-up.
+  const [{ Command, Option }, { IO }] = await Promise.all([import('commander'), import('./io/io.js')]);
   const program = new Command('pay');
   const globals = (): GlobalFlags => program.opts<GlobalFlags>();
   const io = new IO(streams, {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, errors as undiciErrors, request } from 'undici';
 import { endpoints, type EndpointName, fillPath, isWrite } from '../domain/endpoints.js';
-import { ApiError, ErrorBody } from '../domain/errors.js';
+import { ErrorBody } from '../domain/error-body.js';
+import { ApiError } from '../domain/errors.js';
 import { maskSecret } from '../config/mask.js';
 import { NetworkError } from './errors.js';
 

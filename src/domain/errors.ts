@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { ErrorBody } from './error-body.js';
 
 /** One error type per HTTP status (DESIGN.md section 4). */
 export const ERROR_TYPES = {
@@ -57,16 +58,6 @@ export class ApiError extends Error {
     };
   }
 }
-
-export const ErrorBody = z.object({
-  error: z.looseObject({
-    type: z.string(),
-    code: z.string(),
-    message: z.string(),
-    param: z.string().optional(),
-  }),
-});
-export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const invalid = (param: string, message: string) =>
   new ApiError(400, 'parameter_invalid', message, { param });

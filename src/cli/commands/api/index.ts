@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { toApiError } from '../../../client/client.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { withExamples } from '../../flags.js';
@@ -85,6 +84,7 @@ export async function run(options: ApiOptions, f: Factory): Promise<void> {
   if (response.headers['idempotent-replayed']) f.io.info('(replayed: the service answered with the first response to this Idempotency-Key)');
   if (response.status >= 400) {
     // The body is already on stdout as data; main reports the error and maps the exit code.
+    const { toApiError } = await import('../../../client/client.js');
     throw toApiError(response);
   }
 }
