@@ -116,7 +116,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined,
 
   const wanted = nounOf(args);
   // Completion walks the whole tree; any other command needs only its own noun.
-  const loadAll = wanted === 'complete' || wanted === 'completion';
+  const loadAll = wanted === 'completion';
   for (const noun of NOUNS) {
     const command = program.command(noun.name).description(noun.summary);
     if (loadAll || noun.name === wanted) (await noun.load()).register(command, f);

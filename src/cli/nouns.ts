@@ -14,4 +14,5 @@ export const NOUNS: ReadonlyArray<{ name: string; summary: string; load: () => P
   { name: 'api', summary: 'Send a raw request to the service with your profile\'s auth', load: () => import('./commands/api/index.js') },
   { name: 'profiles', summary: 'Manage profiles: service URL, account and API key', load: () => import('./commands/profiles/index.js') },
   { name: 'sandbox', summary: 'Run the local sandbox service and its test clock', load: () => import('./commands/sandbox/index.js') },
+  { name: 'completion', summary: 'Print the shell completion script for bash, zsh or fish', load: () => import('./commands/completion/index.js') },
 ];

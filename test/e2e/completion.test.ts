@@ -1,0 +1,109 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, runPay } from './harness.js';
+import { hasTool, payOnPath, Tmux } from './terminal.js';
+
+const SCRIPTS = fileURLToPath(new URL('../../completions/', import.meta.url));
+const configDir = mkdtempSync(join(tmpdir(), 'pay-completion-'));
+const bin = payOnPath();
+const env = baseEnv(configDir, { PATH: bin.path });
+
+beforeAll(async () => {
+  for (const name of ['staging', 'prod']) {
+    const added = await runPay(['profiles', 'add', name, '--base-url', 'https://api.example.com', '--account', 'acct_1', '--api-key', 'sk_test_completion_0123456789'], { env });
+    expect(added.exitCode).toBe(0);
+  }
+});
+afterAll(() => {
+  rmSync(configDir, { recursive: true, force: true });
+  bin.remove();
+});
+
+describe('pay completion', () => {
+  it.each(['bash', 'zsh', 'fish'])('the checked-in %s script is what the command tree generates now', async (shell) => {
+    const generated = await runPay(['completion', shell], { env });
+    expect(generated.exitCode).toBe(0);
+    const checkedIn = readFileSync(join(SCRIPTS, `pay.${shell}`), 'utf8');
+    // When this fails, the commands changed: run `npm run completions` and commit completions/.
+    expect(checkedIn, `completions/pay.${shell} is stale: run npm run completions`).toBe(`${generated.stdout}\n`);
+  });
+
+  it('rejects an unknown shell as a usage error', async () => {
+    const result = await runPay(['completion', 'powershell'], { env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('bash, zsh, fish');
+  });
+});
+
+/** What bash completes for a command line ending in `words` (the last one being typed). */
+function bashComplete(...words: string[]): string[] {
+  const script = `source ${join(SCRIPTS, 'pay.bash')}; COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _pay; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', script, 'bash', 'pay', ...words], { env: env as NodeJS.ProcessEnv, encoding: 'utf8' });
+  return out.split('\n').filter(Boolean);
+}
+
+describe('bash completion (the checked-in script, in bash)', () => {
+  it('completes commands, subcommands and flags of the tree', () => {
+    expect(bashComplete('')).toEqual(expect.arrayContaining(['api', 'customers', 'profiles', 'sandbox', 'completion']));
+    expect(bashComplete('cus')).toEqual(['customers']);
+    expect(bashComplete('customers', '')).toEqual(expect.arrayContaining(['create', 'get', 'list']));
+    expect(bashComplete('sandbox', 'accounts', '')).toContain('add');
+    expect(bashComplete('customers', 'create', '--m')).toEqual(['--metadata', '--middle-name']);
+    expect(bashComplete('customers', 'list', '--')).toEqual(expect.arrayContaining(['--limit', '--starting-after', '--json', '--profile', '--no-input']));
+    expect(bashComplete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
+  });
+
+  it('completes profile names for --profile from the profiles on disk', () => {
+    expect(bashComplete('--profile', '').sort()).toEqual(['prod', 'staging']);
+    expect(bashComplete('customers', 'list', '--profile', 'st')).toEqual(['staging']);
+    expect(bashComplete('profiles', 'use', '')).toEqual(['prod', 'staging']);
+  });
+
+  it('skips flag values when finding the command', () => {
+    expect(bashComplete('--profile', 'staging', 'cu')).toEqual(['customers']);
+    expect(bashComplete('customers', 'list', '--limit', '5', '--st')).toEqual(['--starting-after']);
+  });
+});
+
+describe.skipIf(!hasTool('fish'))('fish completion (the checked-in script, in fish)', () => {
+  const fish = (line: string) =>
+    execFileSync('fish', ['--no-config', '-c', `source ${join(SCRIPTS, 'pay.fish')}; complete -C ${JSON.stringify(line)}`], { env: env as NodeJS.ProcessEnv, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')[0]);
+
+  it('completes commands, flags and profile names', () => {
+    expect(fish('pay cus')).toEqual(['customers']);
+    expect(fish('pay customers create --fi')).toEqual(['--first-name']);
+    expect(fish('pay --profile ').sort()).toEqual(['prod', 'staging']);
+    expect(fish('pay --profile staging sand')).toEqual(['sandbox']);
+    expect(fish('pay completion ').sort()).toEqual(['bash', 'fish', 'zsh']);
+  });
+});
+
+describe.skipIf(!hasTool('zsh') || !hasTool('tmux'))('zsh completion (the checked-in script, in zsh at a terminal)', () => {
+  it('completes a command, a flag and a profile name on Tab', async () => {
+    const zsh = Tmux.start('zsh -f', { ...env, HOME: configDir });
+    try {
+      zsh.type(`autoload -Uz compinit && compinit -u -d ${configDir}/zcompdump && source ${join(SCRIPTS, 'pay.zsh')} && echo READY`);
+      zsh.send('Enter');
+      await zsh.waitFor(/^READY$/m);
+      zsh.type('pay customers cr');
+      zsh.send('Tab');
+      await zsh.waitFor(/pay customers create$/m);
+      zsh.type('--fir');
+      zsh.send('Tab');
+      await zsh.waitFor(/pay customers create --first-name$/m);
+      zsh.send('C-u');
+      zsh.type('pay --profile st');
+      zsh.send('Tab');
+      await zsh.waitFor(/pay --profile staging$/m);
+    } finally {
+      zsh.kill();
+    }
+  });
+});

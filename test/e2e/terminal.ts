@@ -1,0 +1,89 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PAY_BIN } from './harness.js';
+
+/** Whether a program is on PATH (the e2e global set-up installs missing ones as root). */
+export const hasTool = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+
+/** A directory with a `pay` on PATH that runs this build on this Node, as an installed bin would. */
+export function payOnPath(): { dir: string; path: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'pay-bin-'));
+  writeFileSync(join(dir, 'pay'), `#!/bin/sh\nexec '${process.execPath}' '${PAY_BIN}' "$@"\n`, { mode: 0o755 });
+  return { dir, path: `${dir}:${process.env.PATH}`, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+let sessions = 0;
+
+/**
+ * A program at a real TTY: a tmux session on a private server, driven by keys and read
+ * from the screen.
+ */
+export class Tmux {
+  private readonly socket = `pay-e2e-${process.pid}-${++sessions}`;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'pay-tmux-'));
+
+  private constructor() {}
+
+  static start(command: string, env: Record<string, string | undefined>, size = { width: 160, height: 40 }): Tmux {
+    const tmux = new Tmux();
+    const vars = Object.entries({ TERM: 'xterm-256color', ...env })
+      .filter((entry): entry is [string, string] => entry[1] !== undefined)
+      .map(([k, v]) => `${k}=${quote(v)}`);
+    // remain-on-exit, set before the program starts, keeps its pane and exit status.
+    const conf = join(tmux.dir, 'tmux.conf');
+    writeFileSync(conf, 'set -g remain-on-exit on\nset -g history-limit 5000\n');
+    tmux.run('-f', conf, 'new-session', '-d', '-x', String(size.width), '-y', String(size.height), `env -i ${vars.join(' ')} ${command}`);
+    return tmux;
+  }
+
+  private run(...args: string[]): string {
+    const result = spawnSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`tmux ${args[0]} failed: ${result.stderr}`);
+    return result.stdout;
+  }
+
+  /** Keys as tmux names them: literal text, or `Enter`, `Tab`, `C-c`. */
+  send(...keys: string[]): void {
+    this.run('send-keys', '-t', '0', ...keys);
+  }
+
+  /** Literal text, never read as key names. */
+  type(text: string): void {
+    this.run('send-keys', '-t', '0', '-l', '--', text);
+  }
+
+  screen(): string {
+    return this.run('capture-pane', '-p', '-t', '0', '-S', '-200');
+  }
+
+  /** Waits until the screen matches, and returns it. */
+  async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = this.screen();
+      if (pattern.test(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; the screen:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** The exit status of the program, once it has ended. */
+  async exitCode(timeoutMs = 15_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const [dead, status] = this.run('display-message', '-p', '-t', '0', '#{pane_dead} #{pane_dead_status}').trim().split(' ');
+      if (dead === '1') return Number(status);
+      if (Date.now() > deadline) throw new Error(`the program did not exit; the screen:\n${this.screen()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  kill(): void {
+    spawnSync('tmux', ['-L', this.socket, 'kill-server']);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
