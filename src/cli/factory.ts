@@ -59,7 +59,7 @@ export class Factory {
     if (await runningSandbox(this.configDir)) return profile;
     const port = profile.base_url ? new URL(profile.base_url).port || String(DEFAULT_PORT) : String(DEFAULT_PORT);
     this.io.info(`The sandbox is not running: starting it in the background on port ${port}…`);
-    const ready = await startDetached(this.configDir, ['--port', port], this.env);
+    const ready = await this.io.spin('Starting the sandbox…', () => startDetached(this.configDir, ['--port', port], this.env));
     this.io.info(`Sandbox started at ${ready.base_url} (pid ${ready.pid}). Stop it with: pay sandbox stop`);
     return resolve();
   }

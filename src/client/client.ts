@@ -3,7 +3,7 @@ import { Agent, errors as undiciErrors, request } from 'undici';
 import { endpoints, type EndpointName, fillPath, isWrite } from '../domain/endpoints.js';
 import { ErrorBody } from '../domain/error-body.js';
 import { ApiError } from '../domain/errors.js';
-import { maskSecret } from '../config/mask.js';
+import { maskSecret, redactBody } from '../config/mask.js';
 import { NetworkError } from './errors.js';
 
 export interface ClientOptions {
@@ -33,6 +33,7 @@ export interface RawResponse {
   body: unknown;
 }
 
+/** Failures worth another attempt: the next one may well get through. */
 const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
@@ -95,7 +96,7 @@ export class Client {
         const text = await res.body.text();
         const ms = Math.round(performance.now() - started);
         this.options.trace?.(`< ${res.statusCode} ${method.toUpperCase()} ${url.pathname} (${ms}ms)${res.headers['idempotent-replayed'] ? ' [replayed]' : ''}`);
-        if (text) this.options.trace?.(`< ${text}`);
+        if (text) this.options.trace?.(`< ${redactBody(text)}`);
         const retryable = res.statusCode === 429 || res.statusCode >= 500;
         if (retryable && attempt < this.retries) {
           await sleep(backoff(attempt, res.headers['retry-after']));
@@ -104,9 +105,10 @@ export class Client {
         return { status: res.statusCode, headers: res.headers, body: parseBody(text) };
       } catch (error) {
         const code = errorCode(error);
-        if (code === undefined || !RETRYABLE_CODES.has(code)) throw error;
+        // Any failure to talk to the service is "unreachable", unless undici was misused.
+        if (code === undefined || code.startsWith('UND_ERR_INVALID')) throw error;
         this.options.trace?.(`! ${method.toUpperCase()} ${url.pathname}: ${code}`);
-        if (attempt < this.retries) {
+        if (RETRYABLE_CODES.has(code) && attempt < this.retries) {
           await sleep(backoff(attempt));
           continue;
         }
@@ -123,7 +125,7 @@ export class Client {
     for (const [name, value] of Object.entries(headers)) {
       trace(`> ${name}: ${name === keyHeader ? maskSecret(value) : value}`);
     }
-    if (body !== undefined) trace(`> ${body}`);
+    if (body !== undefined) trace(`> ${redactBody(body)}`);
   }
 
   async close(): Promise<void> {

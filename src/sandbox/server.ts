@@ -39,19 +39,21 @@ export async function buildServer(options: SandboxOptions): Promise<SandboxServe
   return { app, sandbox };
 }
 
+/** Failures before a route runs, as the service's error body; `param` is the whole `body`. */
 function toApiError(error: FastifyError | ApiError): ApiError {
   if (error instanceof ApiError) return error;
+  const body = { param: 'body' };
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'body_too_large', `The request body is larger than the limit of ${BODY_LIMIT} bytes.`);
+      return new ApiError(413, 'body_too_large', `The request body must be at most ${BODY_LIMIT} bytes.`, body);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(400, 'unsupported_content_type', 'Send request bodies as JSON, with Content-Type: application/json.');
+      return new ApiError(400, 'unsupported_content_type', 'The request body must be JSON, sent with Content-Type: application/json.', body);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${error.message}`);
+      return new ApiError(400, 'invalid_json', `The request body must be valid JSON: ${error.message.replace(/\.$/, '')}.`, body);
   }
   if (error instanceof SyntaxError || error.statusCode === 400) {
-    return new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${error.message}`);
+    return new ApiError(400, 'invalid_json', `The request body must be valid JSON: ${error.message.replace(/\.$/, '')}.`, body);
   }
   return new ApiError(500, 'internal', 'An internal error occurred in the sandbox.');
 }

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { CancelError, UsageError } from '../errors.js';
 
@@ -31,8 +32,6 @@ export class IO {
   readonly isStdoutTTY: boolean;
   readonly isStderrTTY: boolean;
   readonly isStdinTTY: boolean;
-  readonly color: ChalkInstance;
-  readonly errColor: ChalkInstance;
   private stopListeners: Array<() => void> = [];
 
   constructor(
@@ -42,8 +41,18 @@ export class IO {
     this.isStdoutTTY = Boolean(streams.stdout.isTTY);
     this.isStderrTTY = Boolean(streams.stderr.isTTY);
     this.isStdinTTY = Boolean(streams.stdin.isTTY);
-    this.color = new Chalk({ level: this.colorLevel(this.isStdoutTTY) });
-    this.errColor = new Chalk({ level: this.colorLevel(this.isStderrTTY) });
+  }
+
+  // Decided at each use, not at construction: `--no-color` is known only once parsed.
+
+  /** Colour for stdout. */
+  get color(): ChalkInstance {
+    return new Chalk({ level: this.colorLevel(this.isStdoutTTY) });
+  }
+
+  /** Colour for stderr. */
+  get errColor(): ChalkInstance {
+    return new Chalk({ level: this.colorLevel(this.isStderrTTY) });
   }
 
   private colorLevel(tty: boolean): 0 | 1 | 2 | 3 {
@@ -99,7 +108,7 @@ export class IO {
     }
   }
 
-  /** Rows: JSON (the whole value given), a table at a TTY, TSV without a header piped. */
+  /** Rows: JSON (the whole value given), an aligned table at a TTY, TSV without a header piped. */
   printList<T>(rows: T[], columns: Column<T>[], jsonValue: unknown = rows): void {
     if (this.json) return this.printJSON(jsonValue);
     const cells = rows.map((row) => columns.map((c) => formatValue(c.value(row))));
@@ -107,25 +116,33 @@ export class IO {
       for (const line of cells) this.out(line.join('\t'));
       return;
     }
-    if (rows.length === 0) {
-      this.info('No results.');
-      return;
-    }
-    const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((line) => line[i]!.length)));
-    this.out(columns.map((c, i) => this.color.bold(c.header.padEnd(widths[i]!))).join('  ').trimEnd());
-    for (const line of cells) this.out(line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+    if (rows.length === 0) return this.info('No results.');
+    this.out(this.table(columns.map((c) => c.header), cells, false));
   }
 
-  /** A bordered table (cli-table3), for summaries a person reads at a TTY. */
-  async printTable(head: string[], rows: Array<Array<string | number>>): Promise<void> {
+  /** A bordered table for summaries a person reads at a TTY; TSV piped. */
+  printTable(head: string[], rows: Array<Array<string | number>>): void {
+    if (this.json) return this.printJSON(rows.map((row) => Object.fromEntries(head.map((h, i) => [h, row[i]]))));
     if (!this.human) {
       for (const row of rows) this.out(row.join('\t'));
       return;
     }
-    const { default: Table } = await import('cli-table3');
-    const table = new Table({ head, style: { head: this.color.level > 0 ? ['bold'] : [], border: [] } });
+    this.out(this.table(head, rows, true));
+  }
+
+  /** cli-table3, loaded only when a person will see a table (it is CommonJS: sync). */
+  private table(head: string[], rows: Array<Array<string | number>>, borders: boolean): string {
+    const Table = require('cli-table3') as typeof import('cli-table3');
+    const style = { head: this.color.level > 0 ? ['bold'] : [], border: [] as string[] };
+    const table = borders
+      ? new Table({ head, style })
+      : new Table({ head, chars: BORDERLESS, style: { ...style, 'padding-left': 0, 'padding-right': 0 } });
     table.push(...rows);
-    this.out(table.toString());
+    return table
+      .toString()
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n');
   }
 
   // Messages, on stderr.
@@ -153,9 +170,10 @@ export class IO {
 
   /** Runs `task` under a spinner on stderr at a TTY; silently elsewhere. */
   async spin<T>(text: string, task: () => Promise<T>): Promise<T> {
-    if (!this.isStderrTTY || this.json || this.verbose) return task();
+    // A terminal that reports no width (e.g. under `script`) would make ora clear lines forever.
+    if (!this.isStderrTTY || !(this.streams.stderr.columns > 0) || this.json || this.verbose) return task();
     const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.streams.stderr, color: 'cyan', isEnabled: this.errColor.level > 0 || undefined }).start();
+    const spinner = ora({ text, stream: this.streams.stderr, color: this.errColor.level > 0 ? 'cyan' : false }).start();
     try {
       const result = await task();
       spinner.stop();
@@ -229,6 +247,16 @@ export class IO {
     for (const listener of listeners) listener();
   }
 }
+
+const require = createRequire(import.meta.url);
+
+/** Columns two spaces apart, no rules: the look of `gh` and `kubectl` lists. */
+const BORDERLESS = {
+  ...Object.fromEntries(
+    ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid'].map((k) => [k, '']),
+  ),
+  middle: '  ',
+};
 
 function formatValue(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
+import { withExamples } from '../../flags.js';
 import { shownProfile } from './view.js';
 
 export function define(noun: Command, f: Factory): void {
-  noun
+  const command = noun
     .command('list')
     .description('List profiles (keys masked)')
     .action(async () => run(f));
+  withExamples(command, 'pay profiles list', 'pay profiles list --json');
 }
 
 export async function run(f: Factory): Promise<void> {

@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { withExamples } from '../../flags.js';
 
 export function define(noun: Command, f: Factory): void {
-  noun
+  const command = noun
     .command('remove')
     .description('Remove a profile')
     .argument('<name>', 'Profile name')
     .action(async (name: string) => run({ name }, f));
+  withExamples(command, 'pay profiles remove staging');
 }
 
 export async function run(options: { name: string }, f: Factory): Promise<void> {

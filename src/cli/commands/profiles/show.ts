@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
+import { withExamples } from '../../flags.js';
 import { maskSecret } from '../../../config/mask.js';
 
 export function define(noun: Command, f: Factory): void {
-  noun
+  const command = noun
     .command('show')
     .description('Show the profile in force (flag > env > config), key masked')
     .action(async () => run(f));
+  withExamples(command, 'pay profiles show', 'pay profiles show --profile staging --json', 'PAY_BASE_URL=http://127.0.0.1:12111 pay profiles show   # what the environment overrides');
 }
 
 export async function run(f: Factory): Promise<void> {

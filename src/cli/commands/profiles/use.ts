@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { withExamples } from '../../flags.js';
 
 export function define(noun: Command, f: Factory): void {
-  noun
+  const command = noun
     .command('use')
     .description('Make a profile the default')
     .argument('<name>', 'Profile name')
     .action(async (name: string) => run({ name }, f));
+  withExamples(command, 'pay profiles use staging', 'pay profiles use sandbox      # back to the local sandbox');
 }
 
 export async function run(options: { name: string }, f: Factory): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
+import { withExamples } from '../../flags.js';
 import * as accountsAdd from './accounts-add.js';
 import * as reset from './reset.js';
 import * as start from './start.js';
@@ -13,4 +14,6 @@ export function register(noun: Command, f: Factory): void {
   reset.define(noun, f);
   const accounts = noun.command('accounts').description('Accounts of the sandbox');
   accountsAdd.define(accounts, f);
+  withExamples(accounts, 'pay sandbox accounts add --name second');
+  withExamples(noun, 'pay sandbox start --detach', 'pay sandbox status', 'pay sandbox reset --yes', 'pay sandbox stop');
 }

@@ -77,7 +77,11 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const db = options.memory ? ':memory:' : (options.db ?? sandboxDbFile(dir));
   const { app, sandbox } = await buildServer({ db, clock, headerPrefix: 'pay' });
   const created = sandbox.addAccount({ id: account, apiKey });
-  const address = await app.listen({ port: options.port, host: options.host });
+  const address = await app.listen({ port: options.port, host: options.host }).catch(async (error: NodeJS.ErrnoException) => {
+    await app.close();
+    if (error.code === 'EADDRINUSE') throw new UsageError(`Invalid --port: ${options.port} is in use; choose another (0 picks a free one).`);
+    throw error;
+  });
   const url = new URL(address);
   if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
   const baseUrl = url.origin;

@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { NetworkError } from '../../../client/errors.js';
 import type { Factory } from '../../factory.js';
+import { withExamples } from '../../flags.js';
 
 export function define(noun: Command, f: Factory): void {
-  noun
+  const command = noun
     .command('status')
     .description('Show whether the sandbox is running (exit 7 when it is not)')
     .action(async () => run(f));
+  withExamples(command, 'pay sandbox status', 'pay sandbox status --json || pay sandbox start --detach');
 }
 
 export async function run(f: Factory): Promise<void> {
