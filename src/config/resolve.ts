@@ -22,14 +22,15 @@ export interface ResolvedProfile extends Profile {
  * profile anywhere, the embedded sandbox is the default.
  */
 export function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, store: () => ProfileStore): ResolvedProfile {
+  // An empty variable is an unset one (`PAY_API_KEY= pay …`).
   const direct = {
-    base_url: flags.baseUrl ?? env.PAY_BASE_URL,
-    account: flags.account ?? env.PAY_ACCOUNT,
-    api_key: flags.apiKey ?? env.PAY_API_KEY,
+    base_url: flags.baseUrl ?? (env.PAY_BASE_URL || undefined),
+    account: flags.account ?? (env.PAY_ACCOUNT || undefined),
+    api_key: flags.apiKey ?? (env.PAY_API_KEY || undefined),
   };
-  const named = flags.profile ?? env.PAY_PROFILE;
+  const named = flags.profile ?? (env.PAY_PROFILE || undefined);
   if (named === undefined && direct.base_url && direct.account && direct.api_key) {
-    return check('(environment)', { ...direct, header_prefix: env.PAY_HEADER_PREFIX ?? DEFAULT_HEADER_PREFIX }, false);
+    return check('(environment)', { ...direct, header_prefix: env.PAY_HEADER_PREFIX || DEFAULT_HEADER_PREFIX }, false);
   }
   const profiles = store();
   const name = named ?? profiles.defaultName() ?? SANDBOX_PROFILE;
@@ -45,7 +46,7 @@ export function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, stor
     base_url: direct.base_url ?? saved?.base_url,
     account: direct.account ?? saved?.account,
     api_key: direct.api_key ?? saved?.api_key,
-    header_prefix: env.PAY_HEADER_PREFIX ?? saved?.header_prefix ?? DEFAULT_HEADER_PREFIX,
+    header_prefix: env.PAY_HEADER_PREFIX || (saved?.header_prefix ?? DEFAULT_HEADER_PREFIX),
   };
   // The sandbox profile before its first start has no values yet: starting it writes them.
   const isSandbox = saved === undefined || saved.sandbox === true;

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { maskSecret, redactBody } from './mask.js';
+
+describe('maskSecret', () => {
+  it('shows at most the first 8 and last 4 characters', () => {
+    const key = 'sk_test_abcdefghijklmnopqrstuvwxyz0123';
+    expect(maskSecret(key)).toBe('sk_test_…0123');
+  });
+
+  it.each(['', 'short', 'exactly8', 'sk_test_123456789ab', 'sk_test_1234567890abcdef', 'x'.repeat(200)])('never shows more than 12 characters of %j, nor the whole of it', (secret) => {
+    const shown = maskSecret(secret).replace('…', '');
+    expect(shown.length).toBeLessThanOrEqual(12);
+    if (secret.length > 0) expect(maskSecret(secret)).not.toBe(secret);
+    expect(shown.length).toBeLessThan(Math.max(secret.length, 1));
+  });
+});
+
+describe('redactBody', () => {
+  it('masks secret fields at any depth and leaves the rest', () => {
+    const body = { account: 'acct_1', api_key: 'sk_test_abcdefghijklmnopqrstuvwxyz', card: { number: '4242424242424242', cvc: '123', exp_month: 12 }, list: [{ secret: 'whsec_abcdefghijklmnopqrstuvwxyz' }] };
+    const redacted = redactBody(JSON.stringify(body));
+    for (const secret of ['sk_test_abcdefghijklmnopqrstuvwxyz', '4242424242424242', '"123"', 'whsec_abcdefghijklmnopqrstuvwxyz']) expect(redacted).not.toContain(secret);
+    expect(JSON.parse(redacted)).toMatchObject({ account: 'acct_1', card: { exp_month: 12 } });
+  });
+
+  it('leaves text that is not JSON as it is', () => {
+    expect(redactBody('not json')).toBe('not json');
+  });
+});

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../cli/errors.js';
+import { resolveProfile } from './resolve.js';
+import { ProfileStore } from './store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'pay-resolve-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const store = new ProfileStore(dir);
+store.set('staging', { base_url: 'https://staging.example.com', account: 'acct_staging', api_key: 'sk_staging_0123456789', header_prefix: 'pay' });
+store.set('prod', { base_url: 'https://prod.example.com', account: 'acct_prod', api_key: 'sk_prod_0123456789ab', header_prefix: 'acme' });
+store.setDefault('staging');
+const stores = () => store;
+
+describe('resolveProfile: flag > env > profile', () => {
+  it('uses the default profile when nothing else says', () => {
+    expect(resolveProfile({}, {}, stores)).toMatchObject({ name: 'staging', base_url: 'https://staging.example.com', sandbox: false });
+  });
+
+  it('PAY_PROFILE picks a profile; the --profile flag beats it', () => {
+    expect(resolveProfile({}, { PAY_PROFILE: 'prod' }, stores)).toMatchObject({ name: 'prod', header_prefix: 'acme' });
+    expect(resolveProfile({ profile: 'staging' }, { PAY_PROFILE: 'prod' }, stores)).toMatchObject({ name: 'staging' });
+  });
+
+  it('environment values override the profile field by field', () => {
+    const resolved = resolveProfile({ profile: 'prod' }, { PAY_BASE_URL: 'http://127.0.0.1:9' }, stores);
+    expect(resolved).toMatchObject({ name: 'prod', base_url: 'http://127.0.0.1:9', account: 'acct_prod', api_key: 'sk_prod_0123456789ab' });
+  });
+
+  it('flag values beat environment values', () => {
+    const resolved = resolveProfile({ baseUrl: 'https://flag.example.com' }, { PAY_BASE_URL: 'https://env.example.com' }, stores);
+    expect(resolved.base_url).toBe('https://flag.example.com');
+  });
+
+  it('the three of base URL, account and key in the environment need no config file', () => {
+    const env = { PAY_BASE_URL: 'https://ci.example.com', PAY_ACCOUNT: 'acct_ci', PAY_API_KEY: 'sk_ci_0123456789abcdef' };
+    const noStore = () => {
+      throw new Error('the config file was read');
+    };
+    expect(resolveProfile({}, env, noStore)).toMatchObject({ name: '(environment)', account: 'acct_ci', header_prefix: 'pay', sandbox: false });
+  });
+
+  it('an unknown profile is a usage error listing the known ones', () => {
+    expect(() => resolveProfile({ profile: 'nope' }, {}, stores)).toThrow(UsageError);
+    expect(() => resolveProfile({ profile: 'nope' }, {}, stores)).toThrow(/prod, staging/);
+  });
+
+  it('empty environment variables count as unset', () => {
+    const env = { PAY_PROFILE: '', PAY_BASE_URL: '', PAY_ACCOUNT: '', PAY_API_KEY: '' };
+    expect(resolveProfile({}, env, stores)).toMatchObject({ name: 'staging', api_key: 'sk_staging_0123456789' });
+  });
+
+  it('with no profile at all, the sandbox is the default (started on demand)', () => {
+    const blank = new ProfileStore(join(dir, 'fresh'));
+    expect(resolveProfile({}, {}, () => blank)).toMatchObject({ name: 'sandbox', sandbox: true });
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { CustomerCreate } from './customers.js';
+import { ApiError, parseOrThrow } from './errors.js';
+
+function rejection(schema: z.ZodType, input: unknown): ApiError {
+  try {
+    parseOrThrow(schema, input);
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('accepted');
+}
+
+describe('fromZodError (through parseOrThrow): param names the field, the message states the rule', () => {
+  it('an unknown field is parameter_unknown naming it', () => {
+    const error = rejection(CustomerCreate, { email: 'a@example.com', nickname: 'x' });
+    expect(error).toMatchObject({ status: 400, code: 'parameter_unknown', param: 'nickname' });
+    expect(error.toBody().error.type).toBe('invalid_request_error');
+  });
+
+  it('a wrong type is parameter_invalid naming the field, with the rule', () => {
+    const error = rejection(CustomerCreate, { email: 42 });
+    expect(error).toMatchObject({ status: 400, code: 'parameter_invalid', param: 'email' });
+    expect(error.message).toMatch(/email.*must be an email address/);
+  });
+
+  it('a nested field is a dotted path', () => {
+    const error = rejection(CustomerCreate, { metadata: { plan: 5 } });
+    expect(error).toMatchObject({ code: 'parameter_invalid', param: 'metadata.plan' });
+    const nested = rejection(z.strictObject({ card: z.strictObject({ number: z.string() }) }), { card: { number: '4242', extra: 1 } });
+    expect(nested).toMatchObject({ code: 'parameter_unknown', param: 'card.extra' });
+  });
+
+  it('a missing required field is parameter_missing naming it', () => {
+    const error = rejection(z.strictObject({ amount: z.number() }), {});
+    expect(error).toMatchObject({ status: 400, code: 'parameter_missing', param: 'amount' });
+  });
+
+  it('a body that is not an object names the body', () => {
+    expect(rejection(CustomerCreate, [1, 2])).toMatchObject({ code: 'parameter_invalid', param: 'body' });
+  });
+
+  it('the body has param only when there is one', () => {
+    expect(new ApiError(404, 'resource_missing', 'No such customer.').toBody()).toEqual({ error: { type: 'not_found_error', code: 'resource_missing', message: 'No such customer.' } });
+  });
+});

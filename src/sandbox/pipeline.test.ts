@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer, BODY_LIMIT, type SandboxServer } from './server.js';
+
+let server: SandboxServer;
+const KEY_A = 'sk_test_pipeline_a_abcdefghijklmnop';
+const KEY_B = 'sk_test_pipeline_b_abcdefghijklmnop';
+const auth = (account: string, key: string) => ({ 'pay-account': account, 'pay-api-key': key });
+const A = auth('acct_a', KEY_A);
+const B = auth('acct_b', KEY_B);
+
+beforeAll(async () => {
+  server = await buildServer({ db: ':memory:', clock: '2030-01-15T00:00:00Z', headerPrefix: 'pay' });
+  server.sandbox.addAccount({ id: 'acct_a', apiKey: KEY_A });
+  server.sandbox.addAccount({ id: 'acct_b', apiKey: KEY_B });
+});
+afterAll(async () => server.app.close());
+
+async function call(method: 'GET' | 'POST', url: string, options: { headers?: Record<string, string>; body?: unknown; raw?: string } = {}) {
+  const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  const res = await server.app.inject({
+    method,
+    url,
+    headers: { ...A, ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+    payload,
+  });
+  return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
+}
+
+/** Every row of every table, to show a request changed nothing. */
+function snapshot(): string {
+  const db = server.sandbox.store.db;
+  return JSON.stringify(['accounts', 'objects', 'events', 'idempotency'].map((t) => db.all(`SELECT * FROM ${t} ORDER BY rowid`)));
+}
+
+describe('idempotency', () => {
+  it('replays the first response to the same key and body, creating nothing more', async () => {
+    const headers = { 'idempotency-key': 'key-replay-1' };
+    const first = await call('POST', '/v1/customers', { headers, body: { email: 'once@example.com' } });
+    const before = snapshot();
+    const again = await call('POST', '/v1/customers', { headers, body: { email: 'once@example.com' } });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(snapshot()).toBe(before);
+  });
+
+  it('refuses the same key with a different body or path: 422, nothing changed', async () => {
+    const headers = { 'idempotency-key': 'key-reuse-1' };
+    await call('POST', '/v1/customers', { headers, body: { email: 'first@example.com' } });
+    const before = snapshot();
+    const body = await call('POST', '/v1/customers', { headers, body: { email: 'second@example.com' } });
+    expect(body.status).toBe(422);
+    expect(body.body.error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_reused' });
+    const path = await call('POST', '/v1/test-helpers/reset', { headers });
+    expect(path.status).toBe(422);
+    expect(snapshot()).toBe(before);
+  });
+
+  it('keys are per account', async () => {
+    const headers = { 'idempotency-key': 'key-shared' };
+    const a = await call('POST', '/v1/customers', { headers, body: { email: 'a@example.com' } });
+    const b = await call('POST', '/v1/customers', { headers: { ...headers, ...B }, body: { email: 'b@example.com' } });
+    expect(b.status).toBe(200);
+    expect(b.body.id).not.toBe(a.body.id);
+  });
+
+  it('a key is forgotten after 24 hours of test-clock time', async () => {
+    const c = auth('acct_clock', 'sk_test_pipeline_clock_abcdefghij');
+    server.sandbox.addAccount({ id: 'acct_clock', apiKey: c['pay-api-key'] });
+    const headers = { ...c, 'idempotency-key': 'key-expiring' };
+    const first = await call('POST', '/v1/customers', { headers, body: {} });
+    await call('POST', '/v1/test-helpers/clock/advance', { headers: c, body: { days: 2 } });
+    const later = await call('POST', '/v1/customers', { headers, body: {} });
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    expect(later.body.id).not.toBe(first.body.id);
+  });
+});
+
+describe('authentication (DESIGN.md section 4)', () => {
+  it('401 without a key or with an unknown one, 403 with another account\'s key', async () => {
+    const missing = await call('GET', '/v1/customers', { headers: { 'pay-api-key': '' } });
+    expect(missing).toMatchObject({ status: 401, body: { error: { type: 'authentication_error', code: 'api_key_missing' } } });
+    const unknown = await call('GET', '/v1/customers', { headers: { 'pay-api-key': 'sk_test_unknown_0123456789' } });
+    expect(unknown).toMatchObject({ status: 401, body: { error: { code: 'api_key_invalid' } } });
+    const mismatch = await call('GET', '/v1/customers', { headers: { 'pay-account': 'acct_a', 'pay-api-key': KEY_B } });
+    expect(mismatch).toMatchObject({ status: 403, body: { error: { type: 'permission_error', code: 'account_mismatch' } } });
+  });
+
+  it('one account never sees another\'s objects', async () => {
+    const created = await call('POST', '/v1/customers', { body: { email: 'mine@example.com' } });
+    expect((await call('GET', `/v1/customers/${created.body.id}`, { headers: B })).status).toBe(404);
+    const list = await call('GET', '/v1/customers?limit=100', { headers: B });
+    expect(list.body.data.map((c: { id: string }) => c.id)).not.toContain(created.body.id);
+  });
+});
+
+describe('customers and the event log', () => {
+  it('writes customer.created in the same transaction', async () => {
+    const created = await call('POST', '/v1/customers', { body: { email: 'event@example.com', metadata: { plan: 'gold' } } });
+    const row = server.sandbox.store.db.get<{ data: string }>("SELECT data FROM events WHERE account = 'acct_a' AND type = 'customer.created' ORDER BY seq DESC LIMIT 1");
+    expect(JSON.parse(row!.data)).toMatchObject({ object: 'event', type: 'customer.created', created: '2030-01-15T00:00:00Z', data: { object: created.body } });
+  });
+
+  it('pages newest first with a cursor, and names a bad cursor or limit', async () => {
+    const headers = auth('acct_pages', 'sk_test_pipeline_pages_abcdefghij');
+    server.sandbox.addAccount({ id: 'acct_pages', apiKey: headers['pay-api-key'] });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await call('POST', '/v1/customers', { headers, body: {} })).body.id);
+    const first = await call('GET', '/v1/customers?limit=2', { headers });
+    expect(first.body).toMatchObject({ object: 'list', has_more: true });
+    expect(first.body.data.map((c: { id: string }) => c.id)).toEqual([ids[2], ids[1]]);
+    const second = await call('GET', `/v1/customers?limit=2&starting_after=${ids[1]}`, { headers });
+    expect(second.body).toMatchObject({ has_more: false, data: [{ id: ids[0] }] });
+    expect((await call('GET', '/v1/customers?starting_after=cus_nope', { headers })).body.error).toMatchObject({ code: 'parameter_invalid', param: 'starting_after' });
+    expect((await call('GET', '/v1/customers?limit=101', { headers })).body.error).toMatchObject({ code: 'parameter_invalid', param: 'limit' });
+  });
+});
+
+describe('a rejected request changes nothing (acceptance 4)', () => {
+  it.each([
+    ['a wrong type', { body: { email: 42 } }, 400, 'parameter_invalid', 'email'],
+    ['an unknown field', { body: { email: 'a@example.com', nickname: 'x' } }, 400, 'parameter_unknown', 'nickname'],
+    ['a bad nested value', { body: { metadata: { plan: 1 } } }, 400, 'parameter_invalid', 'metadata.plan'],
+    ['malformed JSON', { raw: '{"email": ' }, 400, 'invalid_json', 'body'],
+    ['a body that is not an object', { raw: '[1]' }, 400, 'parameter_invalid', 'body'],
+    ['an oversized body', { raw: JSON.stringify({ email: 'a@example.com', first_name: 'x'.repeat(BODY_LIMIT) }) }, 413, 'body_too_large', 'body'],
+  ] as const)('%s: %i %s naming %s', async (_name, request, status, code, param) => {
+    const before = snapshot();
+    const res = await call('POST', '/v1/customers', { ...request, headers: { 'idempotency-key': `bad-${code}-${param}` } });
+    expect(res.status).toBe(status);
+    expect(res.body.error).toMatchObject({ code, param });
+    expect(res.body.error.message.length).toBeGreaterThan(10);
+    expect(snapshot()).toBe(before);
+  });
+
+  it('a missing required field names it', async () => {
+    const before = snapshot();
+    const res = await call('POST', '/v1/test-helpers/clock/advance', { body: {} });
+    expect(res).toMatchObject({ status: 400, body: { error: { param: 'to' } } });
+    expect(snapshot()).toBe(before);
+  });
+
+  it('a failure inside a transaction rolls back everything it wrote', () => {
+    const account = server.sandbox.store.accounts.byKey(KEY_A)!;
+    const before = snapshot();
+    expect(() =>
+      server.sandbox.store.db.transaction(() => {
+        const ctx = server.sandbox.context(account);
+        ctx.emit('customer.created', ctx.create('customer', { email: null }));
+        throw new Error('late failure');
+      }),
+    ).toThrow('late failure');
+    expect(snapshot()).toBe(before);
+  });
+
+  it('every failure has the error body, unknown routes included', async () => {
+    const res = await call('GET', '/v1/nothing-here');
+    expect(res).toMatchObject({ status: 404, body: { error: { type: 'not_found_error', code: 'route_missing' } } });
+  });
+});
