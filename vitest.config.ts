@@ -15,7 +15,6 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

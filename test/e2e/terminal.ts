@@ -1,11 +1,43 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAY_BIN } from './harness.js';
 
-/** Whether a program is on PATH (the e2e global set-up installs missing ones as root). */
-export const hasTool = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+const onPath = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+
+/**
+ * Whether a program the TTY and completion tests drive (tmux, zsh, fish) is there. A
+ * fresh machine may lack it: as root with apt-get it is installed here, once, under a
+ * lock shared by the test files; otherwise the tests needing it are reported skipped.
+ */
+export function hasTool(tool: string): boolean {
+  if (onPath(tool)) return true;
+  if (process.getuid?.() !== 0 || !onPath('apt-get')) return false;
+  const lock = join(tmpdir(), 'pay-e2e-apt.lock');
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) return false;
+      spawnSync('sleep', ['1']);
+    }
+  }
+  try {
+    if (onPath(tool)) return true;
+    const options = { stdio: 'ignore', timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } } as const;
+    const install = () => spawnSync('apt-get', ['install', '-y', '--no-install-recommends', tool], options).status === 0;
+    if (!install()) {
+      spawnSync('apt-get', ['update'], options);
+      install();
+    }
+    return onPath(tool);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
 
 /** A directory with a `pay` on PATH that runs this build on this Node, as an installed bin would. */
 export function payOnPath(): { dir: string; path: string; remove: () => void } {
