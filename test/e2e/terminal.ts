@@ -54,7 +54,6 @@ let sessions = 0;
  */
 export class Tmux {
   private readonly socket = `pay-e2e-${process.pid}-${++sessions}`;
-  private readonly dir = mkdtempSync(join(tmpdir(), 'pay-tmux-'));
 
   private constructor() {}
 
@@ -63,10 +62,10 @@ export class Tmux {
     const vars = Object.entries({ TERM: 'xterm-256color', ...env })
       .filter((entry): entry is [string, string] => entry[1] !== undefined)
       .map(([k, v]) => `${k}=${quote(v)}`);
-    // remain-on-exit, set before the program starts, keeps its pane and exit status.
-    const conf = join(tmux.dir, 'tmux.conf');
-    writeFileSync(conf, 'set -g remain-on-exit on\nset -g history-limit 5000\n');
-    tmux.run('-f', conf, 'new-session', '-d', '-x', String(size.width), '-y', String(size.height), `env -i ${vars.join(' ')} ${command}`);
+    // The exit status is printed after the program, and the pane stays: tmux may close a
+    // pane whose program ended before it read the program's last output.
+    const script = `${command}; echo "[exit $?]"; exec sleep 600`;
+    tmux.run('-f', '/dev/null', 'new-session', '-d', '-x', String(size.width), '-y', String(size.height), `env -i ${vars.join(' ')} sh -c ${quote(script)}`);
     return tmux;
   }
 
@@ -103,18 +102,12 @@ export class Tmux {
 
   /** The exit status of the program, once it has ended. */
   async exitCode(timeoutMs = 15_000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const [dead, status] = this.run('display-message', '-p', '-t', '0', '#{pane_dead} #{pane_dead_status}').trim().split(' ');
-      if (dead === '1') return Number(status);
-      if (Date.now() > deadline) throw new Error(`the program did not exit; the screen:\n${this.screen()}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const screen = await this.waitFor(/^\[exit \d+\]$/m, timeoutMs);
+    return Number(/^\[exit (\d+)\]$/m.exec(screen)![1]);
   }
 
   kill(): void {
     spawnSync('tmux', ['-L', this.socket, 'kill-server']);
-    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -1,0 +1,174 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, runPay, type SandboxHandle, startSandbox } from './harness.js';
+import { freePort } from './net.js';
+
+const dirs: string[] = [];
+/** Config dirs of the running test, whose sandboxes are stopped after it. */
+let current: string[] = [];
+/** A config dir of its own, with the sandbox's account and key fixed by the environment as in CI. */
+function ciEnv() {
+  const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-'));
+  dirs.push(dir);
+  current.push(dir);
+  const account = `acct_ci${dirs.length}x${process.pid}`;
+  const apiKey = `sk_test_ci_${dirs.length}_${process.pid}_abcdefghijklmnopqrstuvwxyz`;
+  return { dir, account, apiKey, env: baseEnv(dir, { PAY_SANDBOX_ACCOUNT: account, PAY_SANDBOX_API_KEY: apiKey }) };
+}
+const config = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+afterEach(async () => {
+  // A detached sandbox left by a failed test would outlive the run.
+  for (const dir of current) await runPay(['sandbox', 'stop'], { env: baseEnv(dir) });
+  current = [];
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('pay sandbox start --detach | status | stop', () => {
+  it('starts in the background, prints one JSON ready line, writes the sandbox profile and its state', async () => {
+    const { dir, account, apiKey, env } = ciEnv();
+    const started = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env });
+    expect(started.exitCode, started.stderr).toBe(0);
+    const ready = JSON.parse(started.stdout);
+    expect(ready).toEqual({ base_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), account, pid: expect.any(Number) });
+    expect(started.stdout + started.stderr).not.toContain(apiKey);
+
+    const file = config(dir);
+    expect(file.default_profile).toBe('sandbox');
+    expect(file.profiles.sandbox).toMatchObject({ base_url: ready.base_url, account, api_key: apiKey, sandbox: true });
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8'))).toMatchObject({ pid: ready.pid, base_url: ready.base_url });
+
+    const status = await runPay(['sandbox', 'status', '--json'], { env });
+    expect(status.exitCode).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ running: true, pid: ready.pid, base_url: ready.base_url });
+
+    const again = await runPay(['sandbox', 'start', '--detach', '--json'], { env });
+    expect(JSON.parse(again.stdout)).toEqual(ready);
+
+    const created = await runPay(['customers', 'create', '--email', 'detached@example.com', '--json'], { env });
+    expect(created.exitCode, created.stderr).toBe(0);
+
+    const stopped = await runPay(['sandbox', 'stop', '--json'], { env });
+    expect(JSON.parse(stopped.stdout)).toEqual({ stopped: true, pid: ready.pid });
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+    const after = await runPay(['sandbox', 'status', '--json'], { env });
+    expect(after.exitCode).toBe(7);
+    expect(JSON.parse(after.stdout)).toEqual({ running: false });
+  });
+
+  it('a command whose profile is the stopped sandbox starts it, says so on stderr, and keeps stdout clean', async () => {
+    const { dir, env } = ciEnv();
+    const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env })).stdout);
+    const created = JSON.parse((await runPay(['customers', 'create', '--email', 'kept@example.com', '--json'], { env })).stdout);
+    await runPay(['sandbox', 'stop'], { env });
+
+    const list = await runPay(['customers', 'list', '--json'], { env });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stderr).toContain('The sandbox is not running: starting it in the background');
+    expect(list.stderr).toContain('Sandbox started at');
+    // The same port and the same database file: the data is still there.
+    expect(JSON.parse(list.stdout).data.map((c: { id: string }) => c.id)).toContain(created.id);
+    const state = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8'));
+    expect(state.base_url).toBe(first.base_url);
+    expect(state.pid).not.toBe(first.pid);
+
+    const next = await runPay(['customers', 'list', '--json'], { env });
+    expect(next.stderr).toBe('');
+  });
+
+  it('with no profile at all, the first command starts a sandbox and makes it its default profile', async () => {
+    const { dir, account, env } = ciEnv();
+    // Not the default port, which another run may hold: the environment names where to start it.
+    const port = await freePort();
+    const list = await runPay(['customers', 'list', '--json'], { env: { ...env, PAY_BASE_URL: `http://127.0.0.1:${port}` } });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stderr).toContain(`starting it in the background on port ${port}`);
+    expect(JSON.parse(list.stdout)).toMatchObject({ object: 'list', data: [] });
+    expect(config(dir)).toMatchObject({ default_profile: 'sandbox', profiles: { sandbox: { account, base_url: `http://127.0.0.1:${port}` } } });
+  });
+
+  it('does not take the default from another profile', async () => {
+    const { dir, env } = ciEnv();
+    await runPay(['profiles', 'add', 'prod', '--base-url', 'https://prod.example.com', '--account', 'acct_p', '--api-key', 'sk_live_0123456789abcdef'], { env });
+    const started = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env });
+    expect(started.exitCode).toBe(0);
+    expect(config(dir).default_profile).toBe('prod');
+    expect(config(dir).profiles.sandbox.sandbox).toBe(true);
+  });
+
+  it('a port in use is a usage error naming --port', async () => {
+    const { env } = ciEnv();
+    const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);
+    const { env: other } = ciEnv();
+    const result = await runPay(['sandbox', 'start', '--port', new URL(first.base_url).port, '--memory'], { env: other });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--port');
+  });
+});
+
+describe('accounts, isolation and reset', () => {
+  let sb: SandboxHandle;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+  afterAll(async () => sb?.stop());
+
+  it('pay sandbox accounts add: a second account and a profile for it, isolated from the first', async () => {
+    const added = await sb.pay(['sandbox', 'accounts', 'add', '--name', 'second', '--json']);
+    expect(added.exitCode, added.stderr).toBe(0);
+    const shown = JSON.parse(added.stdout);
+    expect(shown).toMatchObject({ profile: 'second', account: expect.stringMatching(/^acct_/), base_url: sb.baseUrl });
+    const second = config(sb.configDir).profiles.second;
+    expect(second).toMatchObject({ account: shown.account, sandbox: true });
+
+    const mine = (await sb.http('POST', '/v1/customers', { email: 'a-only@example.com' })).body;
+    // Account B cannot see A's customer...
+    const asB = await sb.pay(['customers', 'get', mine.id, '--profile', 'second']);
+    expect(asB.exitCode).toBe(4);
+    expect(JSON.parse((await sb.pay(['customers', 'list', '--profile', 'second', '--json'])).stdout).data).toEqual([]);
+    // ...and B's key with A's account header is refused.
+    const crossed = await sb.pay(['customers', 'list', '--profile', 'second'], { env: { PAY_ACCOUNT: sb.account } });
+    expect(crossed.exitCode).toBe(3);
+    expect(crossed.stderr).toContain('account_mismatch');
+  });
+
+  it('takes its id and key from the caller (CI), the key from stdin only', async () => {
+    const key = 'sk_test_ci_second_0123456789abcdefgh';
+    const added = await sb.pay(['sandbox', 'accounts', 'add', '--account', 'acct_ci_second', '--api-key-stdin', '--name', 'ci2'], { input: key });
+    expect(added.exitCode, added.stderr).toBe(0);
+    const res = await sb.http('GET', '/v1/customers', undefined, { 'pay-account': 'acct_ci_second', 'pay-api-key': key });
+    expect(res.status).toBe(200);
+    const twice = await sb.pay(['sandbox', 'accounts', 'add', '--account', 'acct_ci_second']);
+    expect(twice.exitCode).toBe(5);
+  });
+
+  it('pay sandbox reset erases the account\'s objects, asks first, and leaves other accounts alone', async () => {
+    await sb.pay(['sandbox', 'accounts', 'add', '--name', 'other']);
+    const others = await sb.json(['customers', 'create', '--email', 'other@example.com', '--profile', 'other']);
+    await sb.http('POST', '/v1/customers', { email: 'gone@example.com' });
+
+    const unconfirmed = await sb.pay(['sandbox', 'reset']);
+    expect(unconfirmed.exitCode).toBe(2);
+    expect(unconfirmed.stderr).toContain('--yes');
+    expect((await sb.http('GET', '/v1/customers')).body.data.length).toBeGreaterThan(0);
+
+    const reset = await sb.pay(['sandbox', 'reset', '--yes', '--json']);
+    expect(reset.exitCode, reset.stderr).toBe(0);
+    expect(JSON.parse(reset.stdout)).toMatchObject({ object: 'reset', account: sb.account });
+    expect((await sb.http('GET', '/v1/customers')).body.data).toEqual([]);
+    expect((await sb.pay(['customers', 'get', others.id, '--profile', 'other'])).exitCode).toBe(0);
+    // Keys and profile stay: the account still works.
+    expect((await sb.pay(['customers', 'list'])).exitCode).toBe(0);
+  });
+
+  it('reset refuses a profile that is not a sandbox', async () => {
+    await sb.pay(['profiles', 'add', 'real', '--base-url', 'https://api.example.com', '--account', 'acct_r', '--api-key', 'sk_live_0123456789abcdef']);
+    const result = await sb.pay(['sandbox', 'reset', '--yes', '--profile', 'real']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('not a sandbox');
+  });
+});

@@ -1,0 +1,94 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PAY_BIN } from './harness.js';
+import { hasTool, Tmux } from './terminal.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** `pay <args>` at a real terminal (tmux), with a config dir of its own. */
+function payAtTerminal(args: string[], extraEnv: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'pay-tty-'));
+  dirs.push(dir);
+  const env = { PATH: process.env.PATH, HOME: dir, PAY_CONFIG_DIR: dir, NO_COLOR: '1', ...extraEnv };
+  const command = [process.execPath, PAY_BIN, ...args].map((a) => `'${a}'`).join(' ');
+  return { dir, tmux: Tmux.start(command, env) };
+}
+
+const KEY = 'sk_live_tty_prompt_0123456789abcdef';
+
+describe.skipIf(!hasTool('tmux'))('at a real terminal (tmux)', () => {
+  it('pay profiles add prompts for what is missing, the key with a password prompt that masks it', async () => {
+    const { dir, tmux } = payAtTerminal(['profiles', 'add', 'staging']);
+    try {
+      await tmux.waitFor(/Base URL of the service/);
+      tmux.type('https://staging.example.com');
+      tmux.send('Enter');
+      await tmux.waitFor(/Merchant account id/);
+      tmux.type('acct_tty');
+      tmux.send('Enter');
+      await tmux.waitFor(/API key/);
+      tmux.type(KEY);
+      const typed = await tmux.waitFor(new RegExp(`API key.*\\*{${KEY.length}}`));
+      expect(typed).not.toContain(KEY);
+      tmux.send('Enter');
+      const done = await tmux.waitFor(/Saved profile 'staging'/);
+      expect(await tmux.exitCode()).toBe(0);
+      expect(done).not.toContain(KEY);
+      expect(done).toContain('sk_live_…cdef');
+      const file = join(dir, 'config.json');
+      expect(JSON.parse(readFileSync(file, 'utf8')).profiles.staging).toMatchObject({ base_url: 'https://staging.example.com', account: 'acct_tty', api_key: KEY });
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      tmux.kill();
+    }
+  });
+
+  it.each([
+    ['--no-input', ['--no-input'], {}],
+    ['CI set', [], { CI: 'true' }],
+  ])('with %s it never prompts, even at a terminal: the missing flag is named', async (_name, flags, env) => {
+    const { tmux } = payAtTerminal(['profiles', 'add', 'x', ...flags], env);
+    try {
+      expect(await tmux.exitCode()).toBe(2);
+      const screen = tmux.screen();
+      expect(screen).toContain('Missing --base-url');
+      // An inquirer prompt starts its line with `?`.
+      expect(screen).not.toMatch(/^\? /m);
+    } finally {
+      tmux.kill();
+    }
+  });
+
+  it('Ctrl-C at a prompt cancels: exit 130, nothing written', async () => {
+    const { dir, tmux } = payAtTerminal(['profiles', 'add', 'staging']);
+    try {
+      await tmux.waitFor(/Base URL of the service/);
+      tmux.send('C-c');
+      expect(await tmux.exitCode()).toBe(130);
+      expect(() => statSync(join(dir, 'config.json'))).toThrow();
+    } finally {
+      tmux.kill();
+    }
+  });
+
+  it('lists are tables with a header at a terminal', async () => {
+    const { dir, tmux: adding } = payAtTerminal(['profiles', 'add', 'prod', '--base-url', 'https://prod.example.com', '--account', 'acct_prod', '--api-key', KEY]);
+    expect(await adding.exitCode()).toBe(0);
+    adding.kill();
+    const tmux = Tmux.start(`'${process.execPath}' '${PAY_BIN}' profiles list`, { PATH: process.env.PATH, HOME: dir, PAY_CONFIG_DIR: dir, NO_COLOR: '1' });
+    try {
+      expect(await tmux.exitCode()).toBe(0);
+      const lines = tmux.screen().split('\n');
+      const header = lines.findIndex((line) => /NAME\s+BASE URL\s+ACCOUNT\s+API KEY/.test(line));
+      expect(header).toBeGreaterThanOrEqual(0);
+      expect(lines[header + 1]).toMatch(/^\*\s+prod\s+https:\/\/prod\.example\.com\s+acct_prod\s+sk_live_…cdef$/);
+    } finally {
+      tmux.kill();
+    }
+  });
+});
