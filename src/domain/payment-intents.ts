@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Amount, type BaseObject, Currency, IdOf, ListQuery, Metadata } from './common.js';
+import { requiredIssue } from './errors.js';
 import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './payment-methods.js';
 
 /** Spec section 3. */
@@ -39,7 +40,7 @@ export const PaymentIntentCreate = z
   .superRefine((body, ctx) => {
     // Spec section 4 rule 2: confirming needs a payment method.
     if (body.confirm === true && body.payment_method_id === undefined) {
-      ctx.addIssue({ code: 'invalid_type', expected: 'string', path: ['payment_method_id'], message: 'payment_method_id is required with confirm=true' });
+      ctx.addIssue(requiredIssue(['payment_method_id'], 'is required with confirm=true'));
     }
   });
 export type PaymentIntentCreate = z.output<typeof PaymentIntentCreate>;
@@ -58,7 +59,7 @@ export const PaymentIntentUpdate = z
   })
   .superRefine((body, ctx) => {
     if (Object.keys(body).length === 0) {
-      ctx.addIssue({ code: 'invalid_type', expected: 'number', path: ['amount'], message: 'give the new amount (or description, metadata) to update' });
+      ctx.addIssue(requiredIssue(['amount'], 'give the new amount (or description, metadata) to update'));
     }
   });
 export type PaymentIntentUpdate = z.output<typeof PaymentIntentUpdate>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { luhnValid } from './cards.js';
 import type { BaseObject } from './common.js';
 import { ListQuery } from './common.js';
 
@@ -46,7 +47,11 @@ export type PresentOutcome = (typeof PRESENT_OUTCOMES)[number];
 export const ReaderPresent = z
   .strictObject({
     outcome: z.enum(PRESENT_OUTCOMES, { error: `must be one of ${PRESENT_OUTCOMES.join(', ')}` }).optional(),
-    card_number: z.string({ error: 'must be a test card number' }).regex(/^[\d ]{12,23}$/, { error: 'must be a test card number' }).optional(),
+    card_number: z
+      .string({ error: 'must be a card number (see pay sandbox cards)' })
+      .transform((s) => s.replace(/[\s-]/g, ''))
+      .refine(luhnValid, { error: 'is not a valid card number (see pay sandbox cards)' })
+      .optional(),
     tip_amount: z.number({ error: 'must be a non-negative integer amount' }).int({ error: 'must be a non-negative integer amount' }).min(0, { error: 'must be a non-negative integer amount' }).max(99_999_999).optional(),
     available_amount: z.number({ error: 'must be a non-negative integer amount' }).int({ error: 'must be a non-negative integer amount' }).min(0, { error: 'must be a non-negative integer amount' }).max(99_999_999).optional(),
   })

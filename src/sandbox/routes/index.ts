@@ -3,6 +3,7 @@ import type { Sandbox } from '../sandbox.js';
 import { customerRoutes } from './customers.js';
 import { paymentIntentRoutes } from './payment-intents.js';
 import { paymentMethodRoutes } from './payment-methods.js';
+import { refundRoutes } from './refunds.js';
 import { terminalReaderRoutes } from './terminal-readers.js';
 import { testHelperRoutes } from './test-helpers.js';
 
@@ -11,6 +12,7 @@ export function registerRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   customerRoutes(app, sandbox);
   paymentMethodRoutes(app, sandbox);
   paymentIntentRoutes(app, sandbox);
+  refundRoutes(app, sandbox);
   terminalReaderRoutes(app, sandbox);
   testHelperRoutes(app, sandbox);
 }
