@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Sandbox } from '../sandbox.js';
+import { checkoutPageRoutes } from './checkout-pages.js';
+import { checkoutRoutes } from './checkout.js';
 import { customerRoutes } from './customers.js';
 import { paymentIntentRoutes } from './payment-intents.js';
 import { paymentMethodRoutes } from './payment-methods.js';
@@ -13,6 +15,8 @@ export function registerRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   paymentMethodRoutes(app, sandbox);
   paymentIntentRoutes(app, sandbox);
   refundRoutes(app, sandbox);
+  checkoutRoutes(app, sandbox);
+  checkoutPageRoutes(app, sandbox);
   terminalReaderRoutes(app, sandbox);
   testHelperRoutes(app, sandbox);
 }
