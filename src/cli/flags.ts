@@ -3,8 +3,11 @@ import type { z } from 'zod';
 import { isMissingIssue } from '../domain/errors.js';
 import { UsageError } from './errors.js';
 
-/** `first_name` → `--first-name`; `card.number` → `--card-number`. */
-export const flagOf = (param: string) => `--${param.replace(/[._]/g, '-')}`;
+/**
+ * The flag of a request field (DESIGN section 8): kebab case, `_id` dropped from
+ * references. `first_name` → `--first-name`; `payment_method_id` → `--payment-method`.
+ */
+export const flagOf = (param: string) => `--${param.replace(/_id$/, '').replace(/[._]/g, '-')}`;
 
 /** A whole number flag; commander reports a bad one as a usage error naming the flag. */
 export function intArg(value: string): number {

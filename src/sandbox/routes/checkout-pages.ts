@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { CheckoutSession } from '../../domain/checkout.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ObjectKind } from '../../domain/ids.js';
+import { parseExpiry } from '../../domain/payment-methods.js';
 import { checkoutPage, type FieldName, messagePage, paidPage } from '../pages/checkout.js';
 import { keepingDeclines, originOf } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
@@ -91,13 +92,9 @@ function attempt<T>(fn: () => { value: T } | { declined: ApiError }): { value: T
 
 /** The form's fields as the API's card input, or undefined when the expiry is not MM / YY (or MM / YYYY). */
 function paymentOf(form: Record<string, string>): CheckoutPayment | undefined {
-  const exp = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.exp ?? '');
+  const exp = parseExpiry(form.exp ?? '');
   if (!exp) return undefined;
-  const year = Number(exp[2]);
-  return {
-    card: { number: form.number ?? '', exp_month: Number(exp[1]), exp_year: year < 100 ? 2000 + year : year, cvc: (form.cvc ?? '').trim() },
-    zip: form.zip?.trim() || undefined,
-  };
+  return { card: { number: form.number ?? '', ...exp, cvc: (form.cvc ?? '').trim() }, zip: form.zip?.trim() || undefined };
 }
 
 /** A field's error is shown beside the field: without the API's `Invalid card.number:` prefix. */
