@@ -26,12 +26,8 @@ async function intent(body: Record<string, unknown> = {}) {
 
 async function eventsOf(id: string): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
   const res = await s.call('GET', '/v1/events?limit=100');
-  if (res.status === 200) return res.body.data.filter((e: { data: { payment_intent_id?: string } }) => e.data.payment_intent_id === id).reverse();
-  // No events route on this branch: read the log directly.
-  return s.sandbox.store.events
-    .list(s.account.id, { limit: 100 })
-    .data.filter((e) => e.data.payment_intent_id === id)
-    .reverse();
+  expect(res.status).toBe(200);
+  return res.body.data.filter((e: { data: { payment_intent_id?: string } }) => e.data.payment_intent_id === id).reverse();
 }
 
 function reader(processor: 'A' | 'B') {
