@@ -268,7 +268,7 @@ describe('payment intents, card_present', () => {
     const pmId = await presentPm(r.id);
     const res = await s.call('POST', '/v1/payment-intents', { amount: 1000, currency: 'usd', payment_method_types: ['card_present'], confirm: true, payment_method_id: pmId });
     const partial = await s.call('POST', `/v1/test-helpers/terminal-readers/${r.id}/present`, { available_amount: 700 });
-    expect(partial.body).toMatchObject({ status: 'succeeded', amount_received: 700 });
+    expect(partial.body).toMatchObject({ id: res.body.id, status: 'succeeded', amount_received: 700 });
     expect((await s.call('GET', `/v1/charges/${partial.body.latest_charge_id}`)).body).toMatchObject({ status: 'succeeded', amount_captured: 700 });
 
     const again = await s.call('POST', '/v1/payment-intents', { amount: 1000, currency: 'usd', payment_method_types: ['card_present'], confirm: true, payment_method_id: pmId });

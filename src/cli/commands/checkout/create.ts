@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { type CheckoutSession, CheckoutSessionCreate } from '../../../domain/checkout.js';
 import type { Factory } from '../../factory.js';
-import { askAmount, askCurrency } from '../../prompts.js';
-import { checkedBody, intArg, keyValueArg, withExamples } from '../../flags.js';
+import { moneyFrom } from '../../prompts.js';
+import { checkedBody, keyValueArg, moneyOptions, withExamples } from '../../flags.js';
 import { openInBrowser } from './open.js';
 
 export interface CreateOptions {
@@ -11,19 +11,15 @@ export interface CreateOptions {
 }
 
 export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('create')
+  const command = moneyOptions(noun.command('create'))
     .description('Create a checkout session: a hosted payment page at checkout_session_url')
-    .option('--amount <n>', 'Amount in the currency\'s minor unit', intArg)
-    .option('--currency <code>', 'Three-letter lowercase currency code, e.g. usd')
     .option('--success-url <url>', 'Where the customer goes after paying (gets ?session_id=cs_…)')
     .option('--cancel-url <url>', 'Where the page\'s cancel link goes')
     .option('--customer <cus_id>', 'Customer paying')
     .option('--metadata <key=value>', 'Metadata pair (repeatable)', keyValueArg)
     .option('--open', 'Open the page in your browser', false)
     .action(async (flags: { amount?: number; currency?: string; successUrl?: string; cancelUrl?: string; customer?: string; metadata?: Record<string, string>; open: boolean }) => {
-      const amount = flags.amount ?? (await askAmount(f.io));
-      const currency = flags.currency ?? (await askCurrency(f.io));
+      const { amount, currency } = await moneyFrom(flags, f.io);
       const successUrl = flags.successUrl ?? (await f.io.ask('--success-url', 'Success URL'));
       const cancelUrl = flags.cancelUrl ?? (await f.io.ask('--cancel-url', 'Cancel URL'));
       const body = checkedBody(CheckoutSessionCreate, { amount, currency, success_url: successUrl, cancel_url: cancelUrl, customer_id: flags.customer, metadata: flags.metadata });

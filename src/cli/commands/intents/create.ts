@@ -4,8 +4,8 @@ import { CAPTURE_METHODS, type PaymentIntent, PaymentIntentCreate } from '../../
 import type { PaymentMethod } from '../../../domain/payment-methods.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { askAmount, askCurrency } from '../../prompts.js';
-import { checkedBody, intArg, keyValueArg, listArg, withExamples } from '../../flags.js';
+import { moneyFrom } from '../../prompts.js';
+import { checkedBody, keyValueArg, listArg, moneyOptions, withExamples } from '../../flags.js';
 import { showIntent } from './view.js';
 
 export interface CreateOptions {
@@ -25,11 +25,8 @@ interface Flags {
 }
 
 export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('create')
+  const command = moneyOptions(noun.command('create'))
     .description('Create a payment intent once the total is known; --confirm pays it at once. Missing values are prompted for at a TTY')
-    .option('--amount <n>', 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99', intArg)
-    .option('--currency <code>', 'Three-letter lowercase currency code, e.g. usd')
     .option('--payment-method-types <types>', 'card and/or card_present, comma-separated or repeated (default: card)', listArg)
     .option('--confirm', 'Confirm at once with --payment-method')
     .addOption(new Option('--capture-method <method>', 'automatic (default), or manual to capture later with pay intents capture').choices(CAPTURE_METHODS))
@@ -50,8 +47,7 @@ export function define(noun: Command, f: Factory): void {
 }
 
 async function optionsFrom(flags: Flags, f: Factory): Promise<CreateOptions> {
-  const amount = flags.amount ?? (await askAmount(f.io));
-  const currency = flags.currency ?? (await askCurrency(f.io));
+  const { amount, currency } = await moneyFrom(flags, f.io);
   const paymentMethod = flags.paymentMethod ?? (flags.confirm ? await pickPaymentMethod(f, flags.customer) : undefined);
   const body = checkedBody(PaymentIntentCreate, {
     amount,

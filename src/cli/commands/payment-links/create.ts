@@ -1,21 +1,17 @@
 import type { Command } from 'commander';
 import { type PaymentLink, PaymentLinkCreate } from '../../../domain/checkout.js';
 import type { Factory } from '../../factory.js';
-import { askAmount, askCurrency } from '../../prompts.js';
-import { checkedBody, intArg, keyValueArg, withExamples } from '../../flags.js';
+import { moneyFrom } from '../../prompts.js';
+import { checkedBody, keyValueArg, moneyOptions, withExamples } from '../../flags.js';
 
 export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('create')
+  const command = moneyOptions(noun.command('create'))
     .description('Create a payment link: a reusable URL to the hosted payment page, each visit its own checkout session')
-    .option('--amount <n>', 'Amount in the currency\'s minor unit', intArg)
-    .option('--currency <code>', 'Three-letter lowercase currency code, e.g. usd')
     .option('--success-url <url>', 'Where customers go after paying (default: a receipt page)')
     .option('--cancel-url <url>', 'Where the page\'s cancel link goes (default: none)')
     .option('--metadata <key=value>', 'Metadata pair (repeatable)', keyValueArg)
     .action(async (flags: { amount?: number; currency?: string; successUrl?: string; cancelUrl?: string; metadata?: Record<string, string> }) => {
-      const amount = flags.amount ?? (await askAmount(f.io));
-      const currency = flags.currency ?? (await askCurrency(f.io));
+      const { amount, currency } = await moneyFrom(flags, f.io);
       const body = checkedBody(PaymentLinkCreate, { amount, currency, success_url: flags.successUrl, cancel_url: flags.cancelUrl, metadata: flags.metadata });
       await run({ body }, f);
     });
