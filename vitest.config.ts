@@ -8,6 +8,8 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts'],
           environment: 'node',
+          // Property tests run thousands of cases; two busy cores need more than 5 s.
+          testTimeout: 30_000,
         },
       },
       {
