@@ -98,7 +98,10 @@ export function keepingDeclines<T>(fn: () => T): { value: T } | { declined: ApiE
 
 export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
-function headerValue(request: FastifyRequest, name: string): string | undefined {
+/** What authentication reads of a request: also an upgrade request of a WebSocket hub. */
+type HeaderSource = Pick<FastifyRequest, 'headers'>;
+
+function headerValue(request: HeaderSource, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
@@ -111,7 +114,7 @@ function rejectUnexpectedBody(body: unknown): void {
 }
 
 /** Spec section 5: `<prefix>-account` and `<prefix>-api-key` on every request. */
-export function authenticate(sandbox: Sandbox, request: FastifyRequest): Account {
+export function authenticate(sandbox: Sandbox, request: HeaderSource): Account {
   const prefix = sandbox.options.headerPrefix;
   const apiKey = headerValue(request, `${prefix}-api-key`);
   if (!apiKey) {

@@ -3,11 +3,13 @@ import type { Sandbox } from '../sandbox.js';
 import { checkoutPageRoutes } from './checkout-pages.js';
 import { checkoutRoutes } from './checkout.js';
 import { customerRoutes } from './customers.js';
+import { eventRoutes } from './events.js';
 import { paymentIntentRoutes } from './payment-intents.js';
 import { paymentMethodRoutes } from './payment-methods.js';
 import { refundRoutes } from './refunds.js';
 import { terminalReaderRoutes } from './terminal-readers.js';
 import { testHelperRoutes } from './test-helpers.js';
+import { webhookEndpointRoutes } from './webhook-endpoints.js';
 
 /** Each resource's routes, registered on one app. */
 export function registerRoutes(app: FastifyInstance, sandbox: Sandbox): void {
@@ -19,4 +21,6 @@ export function registerRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   checkoutPageRoutes(app, sandbox);
   terminalReaderRoutes(app, sandbox);
   testHelperRoutes(app, sandbox);
+  eventRoutes(app, sandbox);
+  webhookEndpointRoutes(app, sandbox);
 }

@@ -74,7 +74,7 @@ export function payCheckoutSession(ctx: ServiceContext, id: string, payment: Che
   const intent = confirmPaymentIntent(ctx, session.payment_intent_id, { payment_method_id: pm.id });
   if (intent.status !== 'succeeded') throw new ApiError(409, 'invalid_state', `Payment intent ${intent.id} is ${intent.status}.`);
   const complete = ctx.update<CheckoutSession>({ ...session, status: 'complete', payment_status: 'paid' });
-  ctx.emit('checkout.session.completed', complete, { payment_intent_id: intent.id });
+  ctx.emit('checkout_session.completed', complete, { payment_intent_id: intent.id });
   return complete;
 }
 
@@ -94,7 +94,7 @@ export const checkoutExpiry: DueWork = {
         cancelPaymentIntent(ctx, intent.id, { cancellation_reason: 'abandoned' });
       }
       const expired = ctx.update<CheckoutSession>({ ...session, status: 'expired' });
-      ctx.emit('checkout.session.expired', expired, { payment_intent_id: intent.id });
+      ctx.emit('checkout_session.expired', expired, { payment_intent_id: intent.id });
     }
   },
 };

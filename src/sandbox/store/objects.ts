@@ -67,6 +67,11 @@ export class ObjectStore {
     return { object: 'list', data: rows.slice(0, options.limit).map((r) => JSON.parse(r.data) as T), has_more };
   }
 
+  /** Deletes one object; false when there was none. */
+  remove(account: string, kind: string, id: string): boolean {
+    return Number(this.db.run('DELETE FROM objects WHERE id = ? AND account = ? AND kind = ?', id, account, kind).changes) === 1;
+  }
+
   /** Deletes every object of an account (sandbox reset). */
   clear(account: string): void {
     this.db.run('DELETE FROM objects WHERE account = ?', account);
