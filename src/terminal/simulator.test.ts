@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { testSandboxes } from '../../test/support/sandboxes.js';
 import { until } from '../../test/support/wait.js';
 import { NetworkError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
@@ -28,23 +29,14 @@ function recorder(): { sink: SimulatorSink; reports: Report[]; kinds: () => stri
 const answering = (answer: CustomerAnswer): Customer => async () => answer;
 
 describe('reader simulator', () => {
-  const cleanup: Array<() => Promise<void> | void> = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
-
-  async function sandbox(options: Parameters<typeof startTestSandbox>[0] = {}): Promise<TestSandbox> {
-    const sb = await startTestSandbox(options);
-    cleanup.push(() => sb.close());
-    return sb;
-  }
+  const { sandbox, later } = testSandboxes();
 
   function simulate(sb: TestSandbox, options: Partial<SimulatorOptions> & Pick<SimulatorOptions, 'reader'>) {
     const rec = recorder();
     const simulator = new ReaderSimulator({ baseUrl: sb.baseUrl, headers: sb.headers, customer: answering({}), sink: rec.sink, ...options });
     const done = simulator.run();
     done.catch(() => {});
-    cleanup.push(async () => {
+    later(async () => {
       simulator.stop();
       await done.catch(() => {});
     });
@@ -95,7 +87,7 @@ describe('reader simulator', () => {
 
   it('reconnects with backoff after the service restarts, announced, and gets the action confirmed meanwhile', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-sim-'));
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    later(() => rmSync(dir, { recursive: true, force: true }));
     const db = join(dir, 'sandbox.db');
     const first = await startTestSandbox({ db });
     const port = Number(new URL(first.baseUrl).port);

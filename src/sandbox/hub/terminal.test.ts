@@ -1,8 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { describe, expect, it } from 'vitest';
+import type WebSocket from 'ws';
+import { testSandboxes } from '../../../test/support/sandboxes.js';
 import { until } from '../../../test/support/wait.js';
+import { openWebSocket } from '../../../test/support/ws.js';
 import type { ReaderFrame, ServerFrame } from '../../domain/reader-protocol.js';
-import { startTestSandbox, type TestSandbox } from '../testing.js';
+import type { TestSandbox } from '../testing.js';
 
 /** A bare reader connection that records frames; it answers pings only when told to. */
 class RawReader {
@@ -13,17 +15,11 @@ class RawReader {
     ws.on('close', (code, reason) => (this.closed = { code, reason: String(reason) }));
   }
 
-  static open(sb: TestSandbox, headers: Record<string, string> = sb.headers): Promise<RawReader> {
-    const ws = new WebSocket(`${sb.baseUrl.replace('http', 'ws')}/v1/terminal-readers/connect`, { headers });
+  static async open(sb: TestSandbox, headers: Record<string, string> = sb.headers): Promise<RawReader> {
+    const { ws, opened } = openWebSocket(`${sb.baseUrl.replace('http', 'ws')}/v1/terminal-readers/connect`, headers);
     const reader = new RawReader(ws);
-    return new Promise((resolve, reject) => {
-      ws.once('unexpected-response', (_req, res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body) })));
-      });
-      ws.once('open', () => resolve(reader));
-    });
+    await opened;
+    return reader;
   }
 
   send(frame: ReaderFrame | Record<string, unknown>): void {
@@ -38,19 +34,10 @@ class RawReader {
 }
 
 describe('terminal reader hub', () => {
-  const cleanup: Array<() => Promise<void> | void> = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
-
-  async function sandbox(options: Parameters<typeof startTestSandbox>[0] = {}): Promise<TestSandbox> {
-    const sb = await startTestSandbox(options);
-    cleanup.push(() => sb.close());
-    return sb;
-  }
+  const { sandbox, later } = testSandboxes();
   async function connect(sb: TestSandbox, hello: Record<string, unknown>): Promise<RawReader> {
     const reader = await RawReader.open(sb);
-    cleanup.push(() => reader.ws.terminate());
+    later(() => reader.ws.terminate());
     reader.send({ type: 'hello', ...hello });
     return reader;
   }
@@ -109,7 +96,7 @@ describe('terminal reader hub', () => {
     expect(await wrongModel.next('error')).toMatchObject({ status: 400, error: { param: 'model' } });
 
     const raw = await RawReader.open(sb);
-    cleanup.push(() => raw.ws.terminate());
+    later(() => raw.ws.terminate());
     raw.send({ type: 'result', payment_intent_id: 'pi_123', outcome: 'approved' });
     expect(await raw.next('error')).toMatchObject({ status: 409, error: { code: 'invalid_state' } });
     raw.ws.send('not json');

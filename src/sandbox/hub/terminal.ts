@@ -51,6 +51,7 @@ import type { Sandbox } from '../sandbox.js';
 import { answerOnReader, pendingAction } from '../services/reader-actions.js';
 import { getReader, identifyReader } from '../services/terminal-readers.js';
 import type { Account } from '../store/accounts.js';
+import { HubConnections } from './connections.js';
 import type { UpgradeRouter } from './upgrade.js';
 
 export const DEFAULT_READER_HEARTBEAT_MS = 10_000;
@@ -67,8 +68,7 @@ interface Connection {
 
 export class TerminalHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  private readonly connections = new Set<Connection>();
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly connections: HubConnections<Connection>;
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -79,16 +79,12 @@ export class TerminalHub {
       const account = authenticate(sandbox, request);
       this.wss.handleUpgrade(request, socket, head, (ws) => this.connect(ws, account));
     });
-    this.heartbeat = setInterval(() => this.beat(), heartbeatMs).unref();
+    this.connections = new HubConnections(heartbeatMs, (connection) => send(connection, { type: 'ping' }));
   }
 
   /** Says goodbye (1001) to every reader: they reconnect to the next sandbox. */
   close(): void {
-    clearInterval(this.heartbeat);
-    for (const connection of this.connections) {
-      connection.ws.close(1001, 'sandbox stopping');
-      setTimeout(() => connection.ws.terminate(), 200).unref();
-    }
+    this.connections.close();
     this.wss.close();
   }
 
@@ -96,10 +92,7 @@ export class TerminalHub {
     const connection: Connection = { ws, account, readerId: undefined, alive: true, release: undefined };
     this.connections.add(connection);
     ws.on('message', (data) => this.receive(connection, String(data)));
-    ws.on('close', () => {
-      this.connections.delete(connection);
-      connection.release?.();
-    });
+    ws.on('close', () => connection.release?.());
     ws.on('error', () => ws.terminate());
   }
 
@@ -153,17 +146,6 @@ export class TerminalHub {
     if (readerId === undefined) throw new ApiError(409, 'invalid_state', 'Send hello first: this connection is not registered as a reader.');
     const object = this.sandbox.store.db.transaction(() => answerOnReader(this.sandbox.context(connection.account), readerId, result));
     send(connection, { type: 'ack', object });
-  }
-
-  private beat(): void {
-    for (const connection of this.connections) {
-      if (!connection.alive) {
-        connection.ws.terminate();
-        continue;
-      }
-      connection.alive = false;
-      send(connection, { type: 'ping' });
-    }
   }
 }
 
