@@ -221,7 +221,7 @@ export class ReaderSimulator {
         // Before registration the service refused the reader itself.
         if (!this.registered) return this.failWith(error);
         const current = this.current;
-        if (!current) return;
+        if (!current?.sent) return;
         this.end(current, () => this.options.sink.refused(current.action, error));
         if (this.options.once) this.failWith(error);
         return;
