@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { Amount, type BaseObject, Currency, IdOf, ListQuery, Metadata } from './common.js';
 import { requiredIssue } from './errors.js';
+import type { CardBrand } from './cards.js';
 import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './payment-methods.js';
+import type { ReadMethod } from './terminal-readers.js';
 
 /** Spec section 3. */
 export const PAYMENT_INTENT_STATUSES = [
@@ -115,6 +117,12 @@ export interface PaymentIntent extends BaseObject {
   metadata: Record<string, string>;
 }
 
+export interface CardPresentDetails {
+  brand: CardBrand;
+  last4: string;
+  read_method: ReadMethod;
+}
+
 export type ChargeStatus = 'succeeded' | 'failed' | 'canceled';
 
 export interface Charge extends BaseObject {
@@ -139,6 +147,8 @@ export interface Charge extends BaseObject {
     card: { brand: string; last4: string; exp_month: number; exp_year: number; fingerprint: string } | null;
     terminal_reader_id: string | null;
     processor: 'A' | 'B' | null;
+    /** In person: the card the customer presented and how it was read. */
+    card_present: CardPresentDetails | null;
   };
 }
 

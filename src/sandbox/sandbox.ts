@@ -16,6 +16,8 @@ export interface SandboxOptions {
   webhooks?: Partial<DeliveryTiming> | undefined;
   /** How often listen tunnels are pinged. */
   listenHeartbeatMs?: number | undefined;
+  /** How often connected terminal readers are pinged (a silent one goes offline). */
+  readerHeartbeatMs?: number | undefined;
 }
 
 /** The sandbox service without HTTP: store, test clock, and per-request contexts. */

@@ -34,6 +34,7 @@ export class IO {
   readonly color: ChalkInstance;
   readonly errColor: ChalkInstance;
   private stopListeners: Array<() => void> = [];
+  private stopping = false;
 
   constructor(
     private readonly streams: Streams,
@@ -184,10 +185,10 @@ export class IO {
     if (!this.canPrompt) throw new UsageError(`Missing ${flag}: ${what} is required${this.options.input ? ' (no TTY to prompt at)' : ' (prompts are off: --no-input)'}.`);
   }
 
-  async ask(flag: string, message: string, options: { default?: string; validate?: (value: string) => true | string } = {}): Promise<string> {
+  async ask(flag: string, message: string, options: { default?: string; validate?: (value: string) => true | string; signal?: AbortSignal } = {}): Promise<string> {
     this.requirePrompt(flag, message);
     const { input } = await this.prompts();
-    return cancellable(input({ message, default: options.default, validate: options.validate }, this.promptStreams()));
+    return cancellable(input({ message, default: options.default, validate: options.validate }, this.promptStreams(options.signal)));
   }
 
   async askSecret(flag: string, message: string): Promise<string> {
@@ -196,10 +197,11 @@ export class IO {
     return cancellable(password({ message, mask: '*', validate: (v) => (v.length > 0 ? true : 'Required.') }, this.promptStreams()));
   }
 
-  async choose<T>(flag: string, message: string, choices: Array<{ name: string; value: T; description?: string }>): Promise<T> {
+  /** `signal` takes the prompt away (the question no longer stands); it then rejects with a CancelError. */
+  async choose<T>(flag: string, message: string, choices: Array<{ name: string; value: T; description?: string }>, options: { signal?: AbortSignal } = {}): Promise<T> {
     this.requirePrompt(flag, message);
     const { select } = await this.prompts();
-    return cancellable(select({ message, choices }, this.promptStreams()));
+    return cancellable(select({ message, choices, pageSize: Math.max(7, choices.length) }, this.promptStreams(options.signal)));
   }
 
   async confirm(message: string, fallback: boolean): Promise<boolean> {
@@ -208,14 +210,18 @@ export class IO {
     return cancellable(confirm({ message, default: fallback }, this.promptStreams()));
   }
 
-  private promptStreams() {
-    return { input: this.streams.stdin, output: this.streams.stderr };
+  private promptStreams(signal?: AbortSignal) {
+    return { input: this.streams.stdin, output: this.streams.stderr, ...(signal ? { signal } : {}) };
   }
 
   // Long-running commands (sandbox, listen, simulate) wait here for Ctrl-C or SIGTERM.
 
+  /**
+   * Also true once a stop began: conf's exit hook (when-exit) raises the signal again
+   * after its cleanup, and that echo must not turn a clean stop into an interruption.
+   */
   get handlesStop(): boolean {
-    return this.stopListeners.length > 0;
+    return this.stopListeners.length > 0 || this.stopping;
   }
 
   /** Resolves on SIGINT/SIGTERM; while waited on, an interrupt is a clean stop (exit 0). */
@@ -225,6 +231,7 @@ export class IO {
 
   stop(): void {
     const listeners = this.stopListeners;
+    this.stopping ||= listeners.length > 0;
     this.stopListeners = [];
     for (const listener of listeners) listener();
   }

@@ -1,6 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { describe, expect, it } from 'vitest';
+import type WebSocket from 'ws';
+import { testSandboxes } from '../../../test/support/sandboxes.js';
 import { until } from '../../../test/support/wait.js';
+import { openWebSocket } from '../../../test/support/ws.js';
 import type { ServerFrame } from '../../domain/listen.js';
 import { startTestSandbox, type TestSandbox } from '../testing.js';
 
@@ -13,17 +15,11 @@ class Tap {
     ws.on('close', (code) => (this.closed = code));
   }
 
-  static open(sb: TestSandbox, query: string, headers = sb.headers): Promise<Tap> {
-    const ws = new WebSocket(`${sb.baseUrl.replace('http', 'ws')}/v1/listen${query}`, { headers });
+  static async open(sb: TestSandbox, query: string, headers = sb.headers): Promise<Tap> {
+    const { ws, opened } = openWebSocket(`${sb.baseUrl.replace('http', 'ws')}/v1/listen${query}`, headers);
     const tap = new Tap(ws);
-    return new Promise((resolve, reject) => {
-      ws.once('unexpected-response', (_req, res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body) })));
-      });
-      ws.once('open', () => resolve(tap));
-    });
+    await opened;
+    return tap;
   }
 
   get ready() {
@@ -47,16 +43,7 @@ class Tap {
 }
 
 describe('listen hub', () => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
-
-  async function sandbox(options: Parameters<typeof startTestSandbox>[0] = {}): Promise<TestSandbox> {
-    const sb = await startTestSandbox(options);
-    cleanup.push(() => sb.close());
-    return sb;
-  }
+  const { sandbox } = testSandboxes();
   const customer = async (sb: TestSandbox) => (await sb.call('POST', '/v1/customers', {})).body;
   const eventIds = async (sb: TestSandbox) => ((await sb.call('GET', '/v1/events?limit=100')).body.data as Array<{ id: string }>).map((e) => e.id).reverse();
 

@@ -41,6 +41,7 @@ import type { ServiceEvent } from '../events/log.js';
 import { authenticate } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
 import type { ResendToListeners } from '../services/events.js';
+import { HubConnections } from './connections.js';
 import type { UpgradeRouter } from './upgrade.js';
 
 export const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -64,8 +65,7 @@ type Start = { seq: number; source: Extract<ServerFrame, { type: 'ready' }>['cur
 
 export class ListenHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  private readonly connections = new Set<Connection>();
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly connections: HubConnections<Connection>;
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -75,18 +75,14 @@ export class ListenHub {
     upgrades.route(endpoints.listen.path, (request, socket, head, url) => this.upgrade(request, socket, head, url));
     sandbox.store.events.bus.on('event', this.onEvent);
     sandbox.store.events.bus.on('resend', this.onResend);
-    this.heartbeat = setInterval(() => this.beat(), heartbeatMs).unref();
+    this.connections = new HubConnections(heartbeatMs, (connection) => send(connection, { type: 'ping' }));
   }
 
   /** Says goodbye (1001) to every tunnel: clients reconnect to the next sandbox. */
   close(): void {
-    clearInterval(this.heartbeat);
     this.sandbox.store.events.bus.off('event', this.onEvent);
     this.sandbox.store.events.bus.off('resend', this.onResend);
-    for (const connection of this.connections) {
-      connection.ws.close(1001, 'sandbox stopping');
-      setTimeout(() => connection.ws.terminate(), 200).unref();
-    }
+    this.connections.close();
     this.wss.close();
   }
 
@@ -131,7 +127,6 @@ export class ListenHub {
     };
     this.connections.add(connection);
     ws.on('message', (data) => this.receive(connection, String(data)));
-    ws.on('close', () => this.connections.delete(connection));
     ws.on('error', () => ws.terminate());
     const log = this.sandbox.store.events;
     send(connection, {
@@ -197,17 +192,6 @@ export class ListenHub {
       request.reached++;
     }
   };
-
-  private beat(): void {
-    for (const connection of this.connections) {
-      if (!connection.alive) {
-        connection.ws.terminate();
-        continue;
-      }
-      connection.alive = false;
-      send(connection, { type: 'ping' });
-    }
-  }
 }
 
 const open = (connection: Connection) => connection.ws.readyState === connection.ws.OPEN;

@@ -1,13 +1,10 @@
+import type { ReaderAction } from '../../domain/reader-protocol.js';
+
 /**
  * Live terminal reader connections: the seam between the services and the reader
  * WebSocket hub. The hub registers a link when a reader connects; services ask whether a
  * reader is online (its status) and push actions to it once their transaction commits.
  */
-export type ReaderAction =
-  | { type: 'process_payment_intent'; payment_intent_id: string; amount: number; currency: string }
-  | { type: 'refund_payment'; refund_id: string; payment_intent_id: string; amount: number; currency: string }
-  | { type: 'cancel_action'; payment_intent_id: string };
-
 export interface ReaderLink {
   send(action: ReaderAction): void;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessSandbox } from '../../../test/support/in-process.js';
-import type { ReaderAction } from '../hub/readers.js';
+import type { ReaderAction } from '../../domain/reader-protocol.js';
 import { registerReader } from '../services/terminal-readers.js';
 
 let s: Awaited<ReturnType<typeof inProcessSandbox>>;

@@ -4,6 +4,7 @@ import type { Customer } from '../../domain/customers.js';
 import { ApiError, invalid, invalidState, missing } from '../../domain/errors.js';
 import type {
   CaptureMethod,
+  CardPresentDetails,
   Charge,
   PaymentIntent,
   PaymentIntentCancel,
@@ -156,7 +157,7 @@ function attempt(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMe
   const result: ChargeResult = expiryPassed(card.exp_month, card.exp_year, ctx.today)
     ? chargeOutcomeByKey('expired_card', { kind: 'online' }, intent.amount)
     : chargeOutcomeByKey(pm.outcome!, { kind: 'online' }, intent.amount);
-  return settle(ctx, { ...intent, payment_method_id: pm.id }, pm, result, { tip: 0, reader: null });
+  return settle(ctx, { ...intent, payment_method_id: pm.id }, pm, result, { tip: 0, reader: null, card_present: null });
 }
 
 /** Spec section 3: confirming a card_present intent sends it to the terminal. */
@@ -181,7 +182,7 @@ function sendToReader(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaym
  * Records the outcome of one attempt: a charge (failed, or succeeded and captured or
  * authorized) and the intent's new state, with their events.
  */
-function settle(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMethod, result: ChargeResult, opts: { tip: number; reader: TerminalReader | null }): Attempt {
+function settle(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMethod, result: ChargeResult, opts: { reader: TerminalReader | null } & Presented): Attempt {
   const total = intent.amount + opts.tip;
   const manual = intent.capture_method === 'manual';
   const charge = ctx.create<Charge>('charge', {
@@ -204,6 +205,7 @@ function settle(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMet
       card: pm.card,
       terminal_reader_id: opts.reader?.id ?? null,
       processor: opts.reader?.processor ?? null,
+      card_present: opts.card_present,
     },
   });
   const data = intentEventData(intent);
@@ -231,13 +233,19 @@ function settle(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMet
   return { intent: succeeded };
 }
 
+/** What the customer did at the reader: a tip added, and the card presented. */
+export interface Presented {
+  tip: number;
+  card_present: CardPresentDetails | null;
+}
+
 /** The reader's answer for the intent it is processing (a card presented, or a decline). */
-export function settleOnReader(ctx: ServiceContext, reader: TerminalReader, intentId: string, result: ChargeResult, tip: number): PaymentIntent {
+export function settleOnReader(ctx: ServiceContext, reader: TerminalReader, intentId: string, result: ChargeResult, presented: Presented): PaymentIntent {
   const intent = getPaymentIntent(ctx, intentId);
   setReaderAction(ctx, reader, null);
   requireStatus(intent, ['requires_action'], 'complete the reader payment of');
   const pm = storedPaymentMethod(ctx, intent.payment_method_id!);
-  return settle(ctx, intent, pm, result, { tip, reader }).intent;
+  return settle(ctx, intent, pm, result, { ...presented, reader }).intent;
 }
 
 export function capturePaymentIntent(ctx: ServiceContext, id: string, body: PaymentIntentCapture): PaymentIntent {

@@ -29,7 +29,7 @@ export function showIntent(f: Factory, intent: PaymentIntent, verb: string): voi
     f.io.success(`${verb} payment intent ${intent.id}: ${intent.status}`);
     if (intent.next_action) {
       const reader = intent.next_action.terminal_reader_id;
-      f.io.info(`  Waiting for a card on reader ${reader}. In the sandbox: pay readers present ${reader} --outcome approved`);
+      f.io.info(`  Waiting for a card on reader ${reader}. In the sandbox: answer on pay terminal simulate, or run pay readers present ${reader}`);
     }
     if (intent.status === 'succeeded' && intent.amount_received < intent.amount) {
       f.io.warn(`Partial authorization: ${intent.amount_received} of ${intent.amount} received.`);

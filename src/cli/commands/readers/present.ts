@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { PRESENT_OUTCOMES, ReaderPresent } from '../../../domain/terminal-readers.js';
+import { PRESENT_OUTCOMES, READ_METHODS, ReaderPresent } from '../../../domain/terminal-readers.js';
 import type { Factory } from '../../factory.js';
 import { checkedBody, intArg, withExamples } from '../../flags.js';
 
@@ -14,10 +14,11 @@ export function define(noun: Command, f: Factory): void {
     .option('--card <number>', 'Present this test card instead: its outcome applies (e.g. 3566002020360505, jcb: processor B only)')
     .option('--tip <n>', 'Tip the customer adds on the reader, in minor units (amount_received = amount + tip)', intArg)
     .option('--available <n>', 'What the card can cover: below the total, only this is captured (partial authorization)', intArg)
-    .action(async (id: string, flags: { outcome?: string; card?: string; tip?: number; available?: number }) => {
+    .addOption(new Option('--method <method>', 'How the card is read (default tap)').choices(READ_METHODS))
+    .action(async (id: string, flags: { outcome?: string; card?: string; tip?: number; available?: number; method?: string }) => {
       const body = checkedBody(
         ReaderPresent,
-        { outcome: flags.outcome, card_number: flags.card, tip_amount: flags.tip, available_amount: flags.available },
+        { outcome: flags.outcome, card_number: flags.card, tip_amount: flags.tip, available_amount: flags.available, method: flags.method },
         (param) => FLAGS[param] ?? `--${param}`,
       );
       await run({ id, body }, f);
