@@ -1,4 +1,5 @@
 import { AccountStore } from './accounts.js';
+import { BillingQueries } from './billing.js';
 import { Database } from './db.js';
 import { IdempotencyStore } from './idempotency.js';
 import { ObjectStore } from './objects.js';
@@ -11,6 +12,7 @@ export class Store {
   readonly objects: ObjectStore;
   readonly events: EventLog;
   readonly idempotency: IdempotencyStore;
+  readonly billing: BillingQueries;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -18,6 +20,7 @@ export class Store {
     this.objects = new ObjectStore(this.db);
     this.events = new EventLog(this.db);
     this.idempotency = new IdempotencyStore(this.db);
+    this.billing = new BillingQueries(this.db);
   }
 
   /** Erases an account's objects, events and idempotency records; keeps its keys. */
