@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, parseOrThrow } from './errors.js';
-import { statusAfterPayment, SubscriptionCreate, SubscriptionUpdate } from './subscriptions.js';
+import { scheduledDates, statusAfterPayment, SubscriptionCreate, SubscriptionUpdate } from './subscriptions.js';
 
 const valid = {
   customer_id: 'cus_1',
@@ -66,5 +66,19 @@ describe('statusAfterPayment', () => {
   it('maps the generated intent\'s status as spec section 3 does', () => {
     expect(statusAfterPayment('succeeded')).toBe('active');
     expect(statusAfterPayment('requires_payment_method')).toBe('past_due');
+  });
+});
+
+describe('scheduledDates', () => {
+  const cycle = { billing_cycle_anchor: '2030-01-31', interval_unit: 'month' as const, interval_count: 1, cancel_at: null };
+
+  it('lists due dates from an index', () => {
+    expect(scheduledDates(cycle, 3)).toEqual(['2030-01-31', '2030-02-28', '2030-03-31']);
+    expect(scheduledDates(cycle, 2, 3)).toEqual(['2030-04-30', '2030-05-31']);
+  });
+
+  it('ends before cancel_at: the subscription cancels before a payment due that day', () => {
+    expect(scheduledDates({ ...cycle, cancel_at: '2030-03-31' }, 5)).toEqual(['2030-01-31', '2030-02-28']);
+    expect(scheduledDates({ ...cycle, cancel_at: '2030-02-01' }, 5)).toEqual(['2030-01-31']);
   });
 });

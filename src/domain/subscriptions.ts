@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Amount, type BaseObject, Currency, DateString, IdOf, ListQuery, Metadata } from './common.js';
-import { compareDates, INTERVAL_UNITS, type IntervalUnit } from './schedule.js';
+import { compareDates, dueDates, INTERVAL_UNITS, type IntervalUnit } from './schedule.js';
 
 export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'past_due', 'paused', 'canceled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -16,27 +16,28 @@ const PlatformFee = z
   .int({ error: 'must be a whole amount in the currency\'s minor unit, 0 or more' })
   .min(0, { error: 'must be a whole amount in the currency\'s minor unit, 0 or more' });
 
-export const SubscriptionCreate = z
-  .strictObject({
-    customer_id: IdOf('cus'),
-    payment_method_id: IdOf('pm'),
-    price: Amount,
-    billing_cycle_anchor: DateString,
-    interval_unit: IntervalUnit,
-    interval_count: IntervalCount,
-    currency: Currency.optional(),
-    platform_fee_amount: PlatformFee.optional(),
-    metadata: Metadata.optional(),
-    cancel_at: DateString.optional(),
-  })
-  .superRefine((value, ctx) => {
-    if (value.cancel_at !== undefined && compareDates(value.cancel_at, value.billing_cycle_anchor) <= 0) {
-      ctx.addIssue({ code: 'custom', path: ['cancel_at'], message: `must be after billing_cycle_anchor (${value.billing_cycle_anchor}); for a single payment use the day after it` });
-    }
-    if (value.platform_fee_amount !== undefined && value.platform_fee_amount > value.price) {
-      ctx.addIssue({ code: 'custom', path: ['platform_fee_amount'], message: `must not exceed price (${value.price})` });
-    }
-  });
+/** The create request's fields, each with its own rule (the CLI checks flags against them before prompting). */
+export const SubscriptionFields = z.strictObject({
+  customer_id: IdOf('cus'),
+  payment_method_id: IdOf('pm'),
+  price: Amount,
+  billing_cycle_anchor: DateString,
+  interval_unit: IntervalUnit,
+  interval_count: IntervalCount,
+  currency: Currency.optional(),
+  platform_fee_amount: PlatformFee.optional(),
+  metadata: Metadata.optional(),
+  cancel_at: DateString.optional(),
+});
+
+export const SubscriptionCreate = SubscriptionFields.superRefine((value, ctx) => {
+  if (value.cancel_at !== undefined && compareDates(value.cancel_at, value.billing_cycle_anchor) <= 0) {
+    ctx.addIssue({ code: 'custom', path: ['cancel_at'], message: `must be after billing_cycle_anchor (${value.billing_cycle_anchor}); for a single payment use the day after it` });
+  }
+  if (value.platform_fee_amount !== undefined && value.platform_fee_amount > value.price) {
+    ctx.addIssue({ code: 'custom', path: ['platform_fee_amount'], message: `must not exceed price (${value.price})` });
+  }
+});
 export type SubscriptionCreate = z.infer<typeof SubscriptionCreate>;
 
 // Spec section 2: customer and billing cycle are fixed for life. They are named here so
@@ -93,4 +94,12 @@ export function statusAfterPayment(intentStatus: string): 'active' | 'past_due' 
   // A card attempt ends succeeded or back in requires_payment_method; anything short of
   // succeeded is a payment that did not happen.
   return intentStatus === 'succeeded' ? 'active' : 'past_due';
+}
+
+type Cycle = Pick<Subscription, 'billing_cycle_anchor' | 'interval_unit' | 'interval_count' | 'cancel_at'>;
+
+/** Up to n due dates from payment fromIndex on, ending before cancel_at (the day it cancels). */
+export function scheduledDates(s: Cycle, n: number, fromIndex = 0): string[] {
+  const dates = dueDates(s.billing_cycle_anchor, s.interval_unit, s.interval_count, n, fromIndex);
+  return s.cancel_at === null || s.cancel_at === undefined ? dates : dates.filter((d) => compareDates(d, s.cancel_at!) < 0);
 }
