@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { z } from 'zod';
+import { isMissingIssue } from '../domain/errors.js';
 import { UsageError } from './errors.js';
 
 /** `first_name` → `--first-name`; `card.number` → `--card-number`. */
@@ -34,7 +35,7 @@ export function checkedBody<S extends z.ZodType>(schema: S, fields: Record<strin
   const issue = result.error.issues[0]!;
   const path = issue.path.map(String);
   const param = issue.code === 'unrecognized_keys' ? [...path, issue.keys[0]].join('.') : path.join('.');
-  if (issue.code === 'invalid_type' && issue.input === undefined) throw new UsageError(`Missing ${flag(param)}: it is required.`);
+  if (isMissingIssue(issue)) throw new UsageError(`Missing ${flag(param)}: it is required.`);
   throw new UsageError(`Invalid ${flag(param)}: ${issue.message}.`.replace(/\.\.$/, '.'));
 }
 

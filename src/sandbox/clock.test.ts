@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, dueInstant } from '../domain/schedule.js';
 import { type DueWork, TestClock } from './clock.js';
+import { ReaderConnections } from './hub/readers.js';
 import { ServiceContext } from './services/context.js';
 import type { Account } from './store/accounts.js';
 import { Store } from './store/index.js';
@@ -25,7 +26,7 @@ class ListedWork implements DueWork {
 let store: Store;
 let clock: TestClock;
 let account: Account;
-const ctxFor = (now: string) => new ServiceContext(store, account, now);
+const ctxFor = (now: string) => new ServiceContext(store, account, now, new ReaderConnections());
 
 beforeEach(() => {
   store = new Store(':memory:');

@@ -1,4 +1,5 @@
 import { TestClock, isoNow } from './clock.js';
+import { ReaderConnections } from './hub/readers.js';
 import { billing } from './services/billing.js';
 import { ServiceContext } from './services/context.js';
 import type { Account } from './store/accounts.js';
@@ -17,6 +18,8 @@ export interface SandboxOptions {
 export class Sandbox {
   readonly store: Store;
   readonly clock: TestClock;
+  /** Terminal readers connected right now; the reader hub fills it. */
+  readonly readers = new ReaderConnections();
 
   constructor(readonly options: SandboxOptions) {
     this.store = new Store(options.db);
@@ -26,7 +29,7 @@ export class Sandbox {
   }
 
   context(account: Account, now = this.clock.now(account.id)): ServiceContext {
-    return new ServiceContext(this.store, account, now);
+    return new ServiceContext(this.store, account, now, this.readers);
   }
 
   /** Adds an account (or re-keys an existing one); its clock starts at `--clock` or now. */
