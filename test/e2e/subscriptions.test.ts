@@ -167,6 +167,13 @@ describe('pay subscriptions: rules and errors', () => {
     expect(await get(sub.id)).toEqual(sub);
   });
 
+  it('update merges metadata (key= removes one) and --no-cancel-at clears cancel_at', async () => {
+    const sub = await create(2, ['--metadata', 'a=1', '--metadata', 'b=2', '--cancel-at', '2045-01-01', '--platform-fee-amount', '100']);
+    const updated = await sb.json(['subscriptions', 'update', sub.id, '--metadata', 'b=', '--metadata', 'c=3', '--no-cancel-at', '--no-platform-fee-amount']);
+    expect(updated).toMatchObject({ metadata: { a: '1', c: '3' }, cancel_at: null, platform_fee_amount: null });
+    expect((await sb.pay(['subscriptions', 'update', sub.id])).exitCode).toBe(2);
+  });
+
   it('checks flags before any request and names what is missing without a TTY', async () => {
     const before = (await ok('GET', '/v1/subscriptions?limit=100')).data.length;
     const missing = await sb.pay(['subscriptions', 'create', '--price', '100', '--billing-cycle-anchor', '2040-01-01', '--interval-unit', 'week', '--interval-count', '1', '--payment-method', 'pm_x']);
