@@ -154,6 +154,33 @@ describe('pay subscriptions: the transition table', () => {
   });
 });
 
+describe('pay subscriptions: events', () => {
+  it('customer, card, subscription, then the anchor: spec section 6 rule 2\'s events, intent events with subscription_id', async () => {
+    const customer = (await sb.json(['customers', 'create', '--email', 'events@example.com'])).id;
+    const pm = (await sb.json(['payment-methods', 'create', '--card', GOOD, '--exp', '12/40', '--cvc', '123', '--customer', customer])).id;
+    const anchor = addDays(await today(), 2);
+    const sub = await sb.json(['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '500', '--billing-cycle-anchor', anchor, '--interval-unit', 'week', '--interval-count', '1']);
+    await advance(anchor);
+
+    const events: Array<{ type: string; data: { object: { id: string; customer_id?: string; next_payment_at?: string }; subscription_id?: string; payment_intent_id?: string } }> =
+      (await ok('GET', '/v1/events?limit=100')).data.reverse();
+    const ours = events.filter((e) => e.data.object.id === customer || e.data.object.id === pm || e.data.object.id === sub.id || e.data.subscription_id === sub.id);
+    expect(ours.map((e) => e.type).sort()).toEqual([
+      'charge.succeeded',
+      'customer.created',
+      'payment_intent.created',
+      'payment_intent.succeeded',
+      'payment_method.attached',
+      'subscription.created',
+      'subscription.updated',
+    ]);
+    const succeeded = ours.find((e) => e.type === 'payment_intent.succeeded')!;
+    expect(succeeded.data.subscription_id).toBe(sub.id);
+    expect(succeeded.data.payment_intent_id).toBe(succeeded.data.object.id);
+    expect(ours.find((e) => e.type === 'subscription.updated')!.data.object).toMatchObject({ status: 'active', next_payment_at: dueInstant(addDays(anchor, 7)) });
+  });
+});
+
 describe('pay subscriptions: rules and errors', () => {
   it('refuses to change the customer or the billing cycle, naming the field', async () => {
     const sub = await create(2);
