@@ -1,4 +1,5 @@
 import { AccountStore } from './accounts.js';
+import { BillingQueries } from './billing.js';
 import { Database } from './db.js';
 import { IdempotencyStore } from './idempotency.js';
 import { ObjectStore } from './objects.js';
@@ -13,6 +14,7 @@ export class Store {
   readonly objects: ObjectStore;
   readonly events: EventLog;
   readonly idempotency: IdempotencyStore;
+  readonly billing: BillingQueries;
   readonly deliveries: DeliveryStore;
   readonly listenCursors: ListenCursors;
 
@@ -22,6 +24,7 @@ export class Store {
     this.objects = new ObjectStore(this.db);
     this.events = new EventLog(this.db);
     this.idempotency = new IdempotencyStore(this.db);
+    this.billing = new BillingQueries(this.db);
     this.deliveries = new DeliveryStore(this.db);
     this.listenCursors = new ListenCursors(this.db);
   }
