@@ -6,11 +6,20 @@
 # and prints one word a line.
 _pay_commands() {
   case $1 in
-    '') printf '%s\n' 'api' 'completion' 'customers' 'help' 'profiles' 'sandbox' ;;
-    'customers') printf '%s\n' 'create' 'get' 'help' 'list' ;;
+    '') printf '%s\n' 'api' 'charges' 'checkout' 'completion' 'customers' 'help' 'intents' 'payment-links' 'payment-methods' 'profiles' 'readers' 'refunds' 'sandbox' 'subscriptions' 'terminal' ;;
+    'charges') printf '%s\n' 'get' 'help' 'list' ;;
+    'checkout') printf '%s\n' 'create' 'get' 'help' ;;
+    'customers'|'refunds') printf '%s\n' 'create' 'get' 'help' 'list' ;;
+    'intents') printf '%s\n' 'cancel' 'capture' 'confirm' 'create' 'get' 'help' 'list' 'update' ;;
+    'payment-links') printf '%s\n' 'create' 'help' ;;
+    'payment-methods') printf '%s\n' 'attach' 'create' 'get' 'help' 'list' ;;
     'profiles') printf '%s\n' 'add' 'help' 'list' 'remove' 'show' 'use' ;;
-    'sandbox') printf '%s\n' 'accounts' 'help' 'reset' 'start' 'status' 'stop' ;;
+    'readers') printf '%s\n' 'activate' 'activation-code' 'get' 'help' 'list' 'present' ;;
+    'sandbox') printf '%s\n' 'accounts' 'cards' 'clock' 'help' 'reset' 'start' 'status' 'stop' ;;
     'sandbox accounts') printf '%s\n' 'add' 'help' ;;
+    'sandbox clock') printf '%s\n' 'advance' 'help' 'show' ;;
+    'subscriptions') printf '%s\n' 'cancel' 'create' 'get' 'help' 'list' 'pause' 'resume' 'retry' 'schedule' 'update' ;;
+    'terminal') printf '%s\n' 'help' 'simulate' ;;
   esac
 }
 
@@ -18,41 +27,107 @@ _pay_flags() {
   case $1 in
     '') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--version' '-V' ;;
     'api') printf '%s\n' '--data' '-d' '--data-json' '--help' '-h' '--idempotency-key' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'charges'|'charges get'|'checkout'|'customers'|'customers get'|'intents'|'intents get'|'payment-links'|'payment-methods'|'payment-methods get'|'profiles'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'refunds'|'refunds get'|'sandbox'|'sandbox accounts'|'sandbox cards'|'sandbox clock'|'sandbox clock show'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions get'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'charges help'|'checkout help'|'customers help'|'help'|'intents help'|'payment-links help'|'payment-methods help'|'profiles help'|'readers help'|'refunds help'|'sandbox accounts help'|'sandbox clock help'|'sandbox help'|'subscriptions help'|'terminal help') printf '%s\n' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'charges list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--verbose' ;;
+    'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--open' '--profile' '--success-url' '--verbose' ;;
+    'checkout get') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--open' '--profile' '--verbose' ;;
     'completion') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--write' ;;
-    'customers'|'customers get'|'profiles'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'sandbox'|'sandbox accounts'|'sandbox status'|'sandbox stop') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--help' '-h' '--json' '--last-name' '--metadata' '--middle-name' '--no-color' '--no-input' '--phone' '--profile' '--verbose' ;;
-    'customers help'|'help'|'profiles help'|'sandbox accounts help'|'sandbox help') printf '%s\n' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'customers list') printf '%s\n' '--email' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--verbose' ;;
+    'intents cancel') printf '%s\n' '--cancellation-reason' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'intents capture') printf '%s\n' '--amount-to-capture' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'intents confirm') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--payment-method' '--profile' '--verbose' ;;
+    'intents create') printf '%s\n' '--amount' '--capture-method' '--confirm' '--currency' '--customer' '--description' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--payment-method' '--payment-method-types' '--profile' '--verbose' ;;
+    'intents list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--status' '--subscription' '--verbose' ;;
+    'intents update') printf '%s\n' '--amount' '--description' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--profile' '--success-url' '--verbose' ;;
+    'payment-methods attach') printf '%s\n' '--customer' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'payment-methods create') printf '%s\n' '--card' '--card-number' '--customer' '--cvc' '--exp' '--exp-month' '--exp-year' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--profile' '--reader' '--type' '--verbose' '--zip' ;;
+    'payment-methods list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--type' '--verbose' ;;
     'profiles add') printf '%s\n' '--account' '--api-key' '--api-key-stdin' '--base-url' '--default' '--header-prefix' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'readers activate') printf '%s\n' '--code' '--help' '-h' '--json' '--label' '--model' '--no-color' '--no-input' '--processor' '--profile' '--serial' '--verbose' ;;
+    'readers list') printf '%s\n' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--processor' '--profile' '--starting-after' '--verbose' ;;
+    'readers present') printf '%s\n' '--available' '--card' '--help' '-h' '--json' '--method' '--no-color' '--no-input' '--outcome' '--profile' '--tip' '--verbose' ;;
+    'refunds create') printf '%s\n' '--amount' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--payment-intent' '--profile' '--reason' '--verbose' ;;
+    'refunds list') printf '%s\n' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--status' '--verbose' ;;
     'sandbox accounts add') printf '%s\n' '--account' '--api-key-stdin' '--help' '-h' '--json' '--name' '--no-color' '--no-input' '--profile' '--verbose' ;;
-    'sandbox reset') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--yes' '-y' ;;
+    'sandbox clock advance') printf '%s\n' '--days' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--to' '--verbose' ;;
+    'sandbox reset'|'subscriptions cancel') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--yes' '-y' ;;
     'sandbox start') printf '%s\n' '--clock' '--db' '--detach' '--help' '-h' '--host' '--json' '--memory' '--no-color' '--no-input' '--port' '--profile' '--verbose' ;;
+    'subscriptions create') printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--help' '-h' '--interval-count' '--interval-unit' '--json' '--metadata' '--no-color' '--no-input' '--payment-method' '--platform-fee-amount' '--price' '--profile' '--verbose' '--yes' '-y' ;;
+    'subscriptions list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--status' '--verbose' ;;
+    'subscriptions schedule') printf '%s\n' '--count' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'subscriptions update') printf '%s\n' '--cancel-at' '--help' '-h' '--json' '--metadata' '--no-cancel-at' '--no-color' '--no-input' '--no-platform-fee-amount' '--payment-method' '--platform-fee-amount' '--profile' '--verbose' ;;
+    'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--help' '-h' '--json' '--label' '--method' '--model' '--no-color' '--no-input' '--once' '--outcome' '--processor' '--profile' '--serial' '--tip' '--verbose' ;;
   esac
 }
 
 _pay_value_flags() {
   case $1 in
-    ''|'completion'|'customers'|'customers get'|'customers help'|'help'|'profiles'|'profiles help'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'sandbox'|'sandbox accounts'|'sandbox accounts help'|'sandbox help'|'sandbox reset'|'sandbox status'|'sandbox stop') printf '%s\n' '--profile' ;;
+    ''|'charges'|'charges get'|'charges help'|'checkout'|'checkout get'|'checkout help'|'completion'|'customers'|'customers get'|'customers help'|'help'|'intents'|'intents get'|'intents help'|'payment-links'|'payment-links help'|'payment-methods'|'payment-methods get'|'payment-methods help'|'profiles'|'profiles help'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'readers help'|'refunds'|'refunds get'|'refunds help'|'sandbox'|'sandbox accounts'|'sandbox accounts help'|'sandbox cards'|'sandbox clock'|'sandbox clock help'|'sandbox clock show'|'sandbox help'|'sandbox reset'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions cancel'|'subscriptions get'|'subscriptions help'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'terminal help') printf '%s\n' '--profile' ;;
     'api') printf '%s\n' '--data' '-d' '--data-json' '--idempotency-key' '--profile' ;;
+    'charges list') printf '%s\n' '--customer' '--limit' '--payment-intent' '--profile' '--starting-after' ;;
+    'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--metadata' '--profile' '--success-url' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--last-name' '--metadata' '--middle-name' '--phone' '--profile' ;;
     'customers list') printf '%s\n' '--email' '--limit' '--profile' '--starting-after' ;;
+    'intents cancel') printf '%s\n' '--cancellation-reason' '--profile' ;;
+    'intents capture') printf '%s\n' '--amount-to-capture' '--profile' ;;
+    'intents confirm') printf '%s\n' '--payment-method' '--profile' ;;
+    'intents create') printf '%s\n' '--amount' '--capture-method' '--currency' '--customer' '--description' '--metadata' '--payment-method' '--payment-method-types' '--profile' ;;
+    'intents list') printf '%s\n' '--customer' '--limit' '--profile' '--starting-after' '--status' '--subscription' ;;
+    'intents update') printf '%s\n' '--amount' '--description' '--metadata' '--profile' ;;
+    'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--metadata' '--profile' '--success-url' ;;
+    'payment-methods attach') printf '%s\n' '--customer' '--profile' ;;
+    'payment-methods create') printf '%s\n' '--card' '--card-number' '--customer' '--cvc' '--exp' '--exp-month' '--exp-year' '--metadata' '--profile' '--reader' '--type' '--zip' ;;
+    'payment-methods list') printf '%s\n' '--customer' '--limit' '--profile' '--starting-after' '--type' ;;
     'profiles add') printf '%s\n' '--account' '--api-key' '--base-url' '--header-prefix' '--profile' ;;
+    'readers activate') printf '%s\n' '--code' '--label' '--model' '--processor' '--profile' '--serial' ;;
+    'readers list') printf '%s\n' '--limit' '--processor' '--profile' '--starting-after' ;;
+    'readers present') printf '%s\n' '--available' '--card' '--method' '--outcome' '--profile' '--tip' ;;
+    'refunds create') printf '%s\n' '--amount' '--metadata' '--payment-intent' '--profile' '--reason' ;;
+    'refunds list') printf '%s\n' '--limit' '--payment-intent' '--profile' '--starting-after' '--status' ;;
     'sandbox accounts add') printf '%s\n' '--account' '--name' '--profile' ;;
+    'sandbox clock advance') printf '%s\n' '--days' '--profile' '--to' ;;
     'sandbox start') printf '%s\n' '--clock' '--db' '--host' '--port' '--profile' ;;
+    'subscriptions create') printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--interval-count' '--interval-unit' '--metadata' '--payment-method' '--platform-fee-amount' '--price' '--profile' ;;
+    'subscriptions list') printf '%s\n' '--customer' '--limit' '--profile' '--starting-after' '--status' ;;
+    'subscriptions schedule') printf '%s\n' '--count' '--profile' ;;
+    'subscriptions update') printf '%s\n' '--cancel-at' '--metadata' '--payment-method' '--platform-fee-amount' '--profile' ;;
+    'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip' ;;
   esac
 }
 
 # The values of flag $2 of command $1 ('' for its positional argument); $3 is the word typed.
 _pay_values() {
   case "$1|$2" in
+    'charges help|') printf '%s\n' 'get' 'list' ;;
+    'checkout help|') printf '%s\n' 'create' 'get' ;;
     'completion|') printf '%s\n' 'bash' 'zsh' 'fish' ;;
-    'customers help|') printf '%s\n' 'create' 'get' 'list' ;;
-    'help|') printf '%s\n' 'api' 'completion' 'customers' 'profiles' 'sandbox' ;;
+    'customers help|'|'refunds help|') printf '%s\n' 'create' 'get' 'list' ;;
+    'help|') printf '%s\n' 'api' 'charges' 'checkout' 'completion' 'customers' 'intents' 'payment-links' 'payment-methods' 'profiles' 'readers' 'refunds' 'sandbox' 'subscriptions' 'terminal' ;;
+    'intents cancel|--cancellation-reason') printf '%s\n' 'duplicate' 'fraudulent' 'requested_by_customer' 'abandoned' ;;
+    'intents create|--capture-method') printf '%s\n' 'automatic' 'manual' ;;
+    'intents help|') printf '%s\n' 'cancel' 'capture' 'confirm' 'create' 'get' 'list' 'update' ;;
+    'intents list|--status') printf '%s\n' 'requires_payment_method' 'requires_confirmation' 'requires_capture' 'requires_action' 'processing' 'succeeded' 'canceled' ;;
+    'payment-links help|') printf '%s\n' 'create' ;;
+    'payment-methods create|--type'|'payment-methods list|--type') printf '%s\n' 'card' 'card_present' ;;
+    'payment-methods help|') printf '%s\n' 'attach' 'create' 'get' 'list' ;;
     'profiles help|') printf '%s\n' 'add' 'list' 'remove' 'show' 'use' ;;
     'profiles remove|'|'profiles use|'|*'|--profile') pay profiles list 2>/dev/null | cut -f2 ;;
+    'readers activate|--model') printf '%s\n' 'a-countertop' 'a-handheld' 'b-countertop' 'b-handheld' 'b-mobile' ;;
+    'readers activate|--processor'|'readers list|--processor') printf '%s\n' 'A' 'B' ;;
+    'readers help|') printf '%s\n' 'activate' 'activation-code' 'get' 'list' 'present' ;;
+    'readers present|--method') printf '%s\n' 'tap' 'insert' 'swipe' 'wallet' ;;
+    'readers present|--outcome') printf '%s\n' 'approved' 'declined' 'insufficient_funds' 'expired_card' 'incorrect_cvc' 'hsa_fsa' ;;
+    'refunds create|--reason') printf '%s\n' 'duplicate' 'fraudulent' 'requested_by_customer' ;;
+    'refunds list|--status') printf '%s\n' 'pending' 'succeeded' 'failed' ;;
     'sandbox accounts help|') printf '%s\n' 'add' ;;
-    'sandbox help|') printf '%s\n' 'accounts' 'reset' 'start' 'status' 'stop' ;;
+    'sandbox clock help|') printf '%s\n' 'advance' 'show' ;;
+    'sandbox help|') printf '%s\n' 'accounts' 'cards' 'clock' 'reset' 'start' 'status' 'stop' ;;
     'sandbox start|--db') compgen -f -- "$3" ;;
+    'subscriptions help|') printf '%s\n' 'cancel' 'create' 'get' 'list' 'pause' 'resume' 'retry' 'schedule' 'update' ;;
+    'terminal help|') printf '%s\n' 'simulate' ;;
   esac
 }
 

@@ -5,18 +5,25 @@ export function maskSecret(secret: string): string {
   return '…';
 }
 
-/** Fields whose values are secrets wherever they appear in a request or response body. */
-const SECRET_FIELDS = new Set(['api_key', 'secret', 'number', 'cvc']);
+/** Secrets: shown as maskSecret shows keys. */
+const SECRET_FIELDS = new Set(['api_key', 'secret']);
+/** Card data: the last 4 digits of a number at most, nothing of a security code. */
+const CARD_NUMBER_FIELDS = new Set(['number', 'card_number']);
 
 function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [key, SECRET_FIELDS.has(key) && typeof v === 'string' ? maskSecret(v) : redact(v)]),
+    Object.entries(value).map(([key, v]) => {
+      if (typeof v !== 'string') return [key, redact(v)];
+      if (SECRET_FIELDS.has(key)) return [key, maskSecret(v)];
+      if (CARD_NUMBER_FIELDS.has(key)) return [key, `…${v.replace(/\D/g, '').slice(-4)}`];
+      return [key, key === 'cvc' ? '…' : v];
+    }),
   );
 }
 
-/** A JSON body as it may be traced: secret fields masked; text that is not JSON as it is. */
+/** A JSON body as a trace may show it: keys, secrets and card data masked; text that is not JSON as it is. */
 export function redactBody(text: string): string {
   try {
     return JSON.stringify(redact(JSON.parse(text)));

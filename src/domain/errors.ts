@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { ErrorBody } from './error-body.js';
 
+export type { ErrorBody };
+
 /** One error type per HTTP status (DESIGN.md section 4). */
 export const ERROR_TYPES = {
   400: 'invalid_request_error',
@@ -63,12 +65,24 @@ export const invalid = (param: string, message: string) =>
   new ApiError(400, 'parameter_invalid', message, { param });
 export const missing = (param: string, message = `${param} is required.`) =>
   new ApiError(400, 'parameter_missing', message, { param });
-export const immutable = (param: string) =>
-  new ApiError(400, 'parameter_immutable', `${param} is immutable after creation.`, { param });
+export const immutable = (param: string, rule = 'is immutable after creation.') =>
+  new ApiError(400, 'parameter_immutable', `${param} ${rule}`, { param });
 export const notFound = (kind: string, id: string, param = 'id') =>
   new ApiError(404, 'resource_missing', `No such ${kind}: '${id}'.`, { param });
 export const invalidState = (kind: string, id: string, status: string, action: string) =>
   new ApiError(409, 'invalid_state', `Cannot ${action} ${kind} ${id}: its status is ${status}.`);
+
+/**
+ * An issue for a field that a rule makes required (e.g. payment_method_id with
+ * confirm=true): reported like a missing field, `parameter_missing`.
+ */
+export const requiredIssue = (path: Array<string | number>, message: string) =>
+  ({ code: 'custom', path, message, params: { missing: true } }) as const;
+
+/** True when an issue is about an absent field (absent input, or a requiredIssue). */
+export function isMissingIssue(issue: z.core.$ZodIssue): boolean {
+  return (issue.code === 'invalid_type' && issue.input === undefined) || (issue.code === 'custom' && issue.params?.missing === true);
+}
 
 /**
  * Turns the first zod issue into the service's 400: `param` is the dotted path of the
@@ -83,7 +97,8 @@ export function fromZodError(error: z.ZodError): ApiError {
     return new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}.`, { param });
   }
   const param = path.join('.');
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
+  if (issue.code === 'custom' && issue.params?.immutable === true) return immutable(param, `${issue.message}.`);
+  if (isMissingIssue(issue)) {
     return missing(param || 'body', `Missing required parameter: ${param || 'body'}.`);
   }
   const subject = param === '' ? 'The request body' : param;

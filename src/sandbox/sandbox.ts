@@ -1,4 +1,7 @@
 import { TestClock, isoNow } from './clock.js';
+import type { DeliveryTiming } from './events/delivery.js';
+import { ReaderConnections } from './hub/readers.js';
+import { billing } from './services/billing.js';
 import { ServiceContext } from './services/context.js';
 import type { Account } from './store/accounts.js';
 import { Store } from './store/index.js';
@@ -10,20 +13,30 @@ export interface SandboxOptions {
   clock?: string | undefined;
   /** The service's header prefix: `<prefix>-account`, `<prefix>-api-key`. */
   headerPrefix: string;
+  /** Webhook delivery timing; tests shorten the retry schedule with `retryScale`. */
+  webhooks?: Partial<DeliveryTiming> | undefined;
+  /** How often listen tunnels are pinged. */
+  listenHeartbeatMs?: number | undefined;
+  /** How often connected terminal readers are pinged (a silent one goes offline). */
+  readerHeartbeatMs?: number | undefined;
 }
 
 /** The sandbox service without HTTP: store, test clock, and per-request contexts. */
 export class Sandbox {
   readonly store: Store;
   readonly clock: TestClock;
+  /** Terminal readers connected right now; the reader hub fills it. */
+  readonly readers = new ReaderConnections();
 
   constructor(readonly options: SandboxOptions) {
     this.store = new Store(options.db);
     this.clock = new TestClock(this.store);
+    // Everything that comes due with the test clock is registered here.
+    this.clock.register(billing);
   }
 
   context(account: Account, now = this.clock.now(account.id)): ServiceContext {
-    return new ServiceContext(this.store, account, now);
+    return new ServiceContext(this.store, account, now, this.readers);
   }
 
   /** Adds an account (or re-keys an existing one); its clock starts at `--clock` or now. */

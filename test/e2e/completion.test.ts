@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runPay } from './harness.js';
-import { hasTool, payOnPath, Tmux } from './terminal.js';
+import { hasTool, payOnPath, Tmux } from './tmux.js';
 
 const SCRIPTS = fileURLToPath(new URL('../../completions/', import.meta.url));
 const configDir = mkdtempSync(join(tmpdir(), 'pay-completion-'));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PAY_BIN } from './harness.js';
-import { hasTool, Tmux } from './terminal.js';
+import { hasTool, Tmux } from './tmux.js';
 
 const dirs: string[] = [];
 afterAll(() => {

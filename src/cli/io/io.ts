@@ -33,6 +33,7 @@ export class IO {
   readonly isStderrTTY: boolean;
   readonly isStdinTTY: boolean;
   private stopListeners: Array<() => void> = [];
+  private stopping = false;
 
   constructor(
     private readonly streams: Streams,
@@ -170,8 +171,8 @@ export class IO {
 
   /** Runs `task` under a spinner on stderr at a TTY; silently elsewhere. */
   async spin<T>(text: string, task: () => Promise<T>): Promise<T> {
-    // A terminal that reports no width (e.g. under `script`) would make ora clear lines forever.
-    if (!this.isStderrTTY || !(this.streams.stderr.columns > 0) || this.json || this.verbose) return task();
+    // A terminal of 0 columns (a pty nobody sized, as under `script`) sends ora into an endless loop.
+    if (!this.isStderrTTY || !this.streams.stderr.columns || this.json || this.verbose) return task();
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: this.streams.stderr, color: this.errColor.level > 0 ? 'cyan' : false }).start();
     try {
@@ -202,10 +203,10 @@ export class IO {
     if (!this.canPrompt) throw new UsageError(`Missing ${flag}: ${what} is required${this.options.input ? ' (no TTY to prompt at)' : ' (prompts are off: --no-input)'}.`);
   }
 
-  async ask(flag: string, message: string, options: { default?: string; validate?: (value: string) => true | string } = {}): Promise<string> {
+  async ask(flag: string, message: string, options: { default?: string; validate?: (value: string) => true | string; signal?: AbortSignal } = {}): Promise<string> {
     this.requirePrompt(flag, message);
     const { input } = await this.prompts();
-    return cancellable(input({ message, default: options.default, validate: options.validate }, this.promptStreams()));
+    return cancellable(input({ message, default: options.default, validate: options.validate }, this.promptStreams(options.signal)));
   }
 
   async askSecret(flag: string, message: string): Promise<string> {
@@ -214,10 +215,11 @@ export class IO {
     return cancellable(password({ message, mask: '*', validate: (v) => (v.length > 0 ? true : 'Required.') }, this.promptStreams()));
   }
 
-  async choose<T>(flag: string, message: string, choices: Array<{ name: string; value: T; description?: string }>): Promise<T> {
+  /** `signal` takes the prompt away (the question no longer stands); it then rejects with a CancelError. */
+  async choose<T>(flag: string, message: string, choices: Array<{ name: string; value: T; description?: string }>, options: { signal?: AbortSignal } = {}): Promise<T> {
     this.requirePrompt(flag, message);
     const { select } = await this.prompts();
-    return cancellable(select({ message, choices }, this.promptStreams()));
+    return cancellable(select({ message, choices, pageSize: Math.max(7, choices.length) }, this.promptStreams(options.signal)));
   }
 
   async confirm(message: string, fallback: boolean): Promise<boolean> {
@@ -226,14 +228,18 @@ export class IO {
     return cancellable(confirm({ message, default: fallback }, this.promptStreams()));
   }
 
-  private promptStreams() {
-    return { input: this.streams.stdin, output: this.streams.stderr };
+  private promptStreams(signal?: AbortSignal) {
+    return { input: this.streams.stdin, output: this.streams.stderr, ...(signal ? { signal } : {}) };
   }
 
   // Long-running commands (sandbox, listen, simulate) wait here for Ctrl-C or SIGTERM.
 
+  /**
+   * Also true once a stop began: conf's exit hook (when-exit) raises the signal again
+   * after its cleanup, and that echo must not turn a clean stop into an interruption.
+   */
   get handlesStop(): boolean {
-    return this.stopListeners.length > 0;
+    return this.stopListeners.length > 0 || this.stopping;
   }
 
   /** Resolves on SIGINT/SIGTERM; while waited on, an interrupt is a clean stop (exit 0). */
@@ -243,6 +249,7 @@ export class IO {
 
   stop(): void {
     const listeners = this.stopListeners;
+    this.stopping ||= listeners.length > 0;
     this.stopListeners = [];
     for (const listener of listeners) listener();
   }

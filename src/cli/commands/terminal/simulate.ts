@@ -1,0 +1,224 @@
+import type { Command } from 'commander';
+import { detectBrand, last4 } from '../../../domain/cards.js';
+import { randomToken } from '../../../domain/ids.js';
+import type { PaymentIntent } from '../../../domain/payment-intents.js';
+import { ReaderHello } from '../../../domain/reader-protocol.js';
+import type { Refund } from '../../../domain/refunds.js';
+import {
+  ALL_READER_MODELS,
+  PRESENT_OUTCOMES,
+  PROCESSORS,
+  READ_METHODS,
+  READER_MODELS,
+  ReaderPresent,
+  type ReadMethod,
+} from '../../../domain/terminal-readers.js';
+import type { Customer, CustomerAction, CustomerAnswer, SimulatorSink } from '../../../terminal/simulator.js';
+import { CancelError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { checkedBody, flagOf, intArg, withExamples } from '../../flags.js';
+import type { IO } from '../../io/io.js';
+
+export interface SimulateOptions {
+  reader: Omit<ReaderHello, 'type' | 'terminal_reader_id'>;
+  /** What the customer does in a script; undefined: ask at the TTY. */
+  answer: CustomerAnswer | undefined;
+  once: boolean;
+}
+
+interface Flags {
+  processor?: string;
+  model?: string;
+  serial?: string;
+  activationCode?: string;
+  label?: string;
+  outcome?: string;
+  card?: string;
+  tip?: number;
+  availableAmount?: number;
+  method?: string;
+  once: boolean;
+}
+
+const FLAGS: Record<string, string> = { serial_number: '--serial', card_number: '--card', tip_amount: '--tip' };
+const flagFor = (param: string) => FLAGS[param] ?? flagOf(param);
+
+export function define(noun: Command, f: Factory): void {
+  const command = noun
+    .command('simulate')
+    .description('Be a terminal reader: connect to the service, receive the payments and refunds sent to it, and answer as the customer would')
+    .option('--processor <p>', `Processor of the reader: ${PROCESSORS.join(' or ')}`)
+    .option('--model <model>', `Reader model: ${READER_MODELS.A.join(', ')} (processor A); ${READER_MODELS.B.join(', ')} (processor B)`)
+    .option('--serial <serial>', 'Be the reader with this serial number (default: a new developer reader with a generated serial)')
+    .option('--activation-code <code>', 'Activate this self-owned processor A reader with a code from: pay readers activation-code')
+    .option('--label <text>', 'A name for the reader')
+    .option('--outcome <outcome>', `What the customer's card does, without prompts: ${PRESENT_OUTCOMES.join(', ')} (default approved)`)
+    .option('--card <number>', 'Present this test card (see pay sandbox cards): its outcome applies, e.g. 3566002020360505 (jcb, processor B only)')
+    .option('--tip <n>', 'Tip the customer adds, in minor units (amount_received = amount + tip)', intArg)
+    .option('--available-amount <n>', 'What the card can cover: below the total, only this is captured (partial authorization)', intArg)
+    .option('--method <method>', `How the card is read: ${READ_METHODS.join(', ')} (default tap)`)
+    .option('--once', 'Exit after the first action ends (answered or canceled): handy in CI', false)
+    .action(async (flags: Flags) => run(await options(flags, f), f));
+  withExamples(
+    command,
+    'pay terminal simulate --processor A --model a-countertop           # prompts at each payment',
+    'pay terminal simulate --processor B --model b-mobile --json --outcome approved --tip 200',
+    'pay terminal simulate --processor A --model a-handheld --serial SN-0001 --activation-code ABCD-1234',
+    'pay terminal simulate --processor B --model b-countertop --card 3566002020360505 --once',
+    'pay terminal simulate --processor A --model a-countertop --available-amount 500 --method insert',
+  );
+}
+
+/** Flags → options, checked with the protocol's own schemas: a bad value is a usage error naming the flag. */
+async function options(flags: Flags, f: Factory): Promise<SimulateOptions> {
+  const processor = flags.processor ?? (await f.io.choose('--processor', 'Processor of the reader', PROCESSORS.map((p) => ({ name: `Processor ${p}`, value: p }))));
+  const models = (READER_MODELS as Record<string, readonly string[]>)[processor] ?? ALL_READER_MODELS;
+  const model = flags.model ?? (await f.io.choose('--model', 'Reader model', models.map((m) => ({ name: m, value: m }))));
+  const { type: _type, ...reader } = checkedBody(
+    ReaderHello,
+    { type: 'hello', serial_number: flags.serial ?? newSerial(), processor, model, label: flags.label, activation_code: flags.activationCode },
+    flagFor,
+  );
+  const scripted = { outcome: flags.outcome, card_number: flags.card, tip_amount: flags.tip, available_amount: flags.availableAmount, method: flags.method };
+  const answer = checkedBody(ReaderPresent, scripted, flagFor);
+  // Flags answer for the customer; without any, a person at the TTY does (else: approved).
+  const given = Object.values(scripted).some((v) => v !== undefined);
+  return { reader, answer: given || !f.io.canPrompt ? answer : undefined, once: flags.once };
+}
+
+/** A newly ordered developer reader's serial number. */
+const newSerial = () => `SIM-${randomToken(10).toUpperCase()}`;
+
+export async function run(options: SimulateOptions, f: Factory): Promise<void> {
+  const client = await f.client();
+  const { ReaderSimulator } = await import('../../../terminal/simulator.js');
+  const answer = options.answer;
+  const customer: Customer = answer === undefined ? (action, signal) => askCustomer(f.io, action, signal) : async () => answer;
+  const simulator = new ReaderSimulator({
+    baseUrl: client.baseUrl,
+    headers: client.authHeaders(),
+    reader: options.reader,
+    customer,
+    sink: f.io.json ? jsonSink(f.io) : humanSink(f.io),
+    once: options.once,
+  });
+  void f.io.untilStopped().then(() => simulator.stop());
+  try {
+    await simulator.run();
+  } catch (error) {
+    // Ctrl-C at a prompt stops the reader as Ctrl-C anywhere else does.
+    if (!(error instanceof CancelError)) throw error;
+  }
+  if (!f.io.json) f.io.info('Reader stopped: it is offline now.');
+}
+
+const money = (amount: number, currency: string) => `${amount} ${currency}`;
+const subject = (action: CustomerAction) => (action.type === 'refund_payment' ? `refund ${action.refund_id} of ${action.payment_intent_id}` : `payment ${action.payment_intent_id}`);
+const address = (action: CustomerAction) => (action.type === 'refund_payment' ? { refund_id: action.refund_id, payment_intent_id: action.payment_intent_id } : { payment_intent_id: action.payment_intent_id });
+
+/** One JSON line per registration, action, result and reconnection, on stdout. */
+function jsonSink(io: IO): SimulatorSink {
+  const line = (value: object) => io.out(JSON.stringify(value));
+  return {
+    registered: (reader, reconnected) =>
+      line({ type: 'registered', terminal_reader_id: reader.id, serial_number: reader.serial_number, processor: reader.processor, model: reader.model, label: reader.label, device_type: reader.device_type, status: reader.status, reconnected }),
+    action: (action) => line({ type: 'action', action: action.type, ...address(action), amount: action.amount, currency: action.currency }),
+    answered: (action, _answer, object) => line({ type: 'result', action: action.type, ...address(action), status: object.status, object }),
+    refused: (action, error) => line({ type: 'refused', action: action.type, ...address(action), error: { status: error.status, code: error.code, message: error.message, param: error.param } }),
+    canceled: (action, reason) => line({ type: 'canceled', action: action.type, ...address(action), reason }),
+    lost: (reason, retryInMs) => line({ type: 'reconnecting', reason, retry_in_ms: retryInMs }),
+  };
+}
+
+/** One line per registration, action and result on stdout; connection trouble on stderr. */
+function humanSink(io: IO): SimulatorSink {
+  const c = io.color;
+  return {
+    registered(reader, reconnected) {
+      io.out(`Reader ${reader.id} ${reconnected ? 'reconnected' : 'online'} · serial ${reader.serial_number} · processor ${reader.processor} · model ${reader.model} · ${reader.device_type}`);
+      if (!reconnected) io.info(io.canPrompt ? 'Waiting for payments: confirm a card_present intent on this reader. Ctrl-C stops it.' : 'Waiting for payments. Ctrl-C stops it.');
+    },
+    action: (action) => io.out(`${c.cyan('→')} ${subject(action)}: ${money(action.amount, action.currency)}, waiting for the customer`),
+    answered: (action, answer, object) => io.out(resultLine(io, action, answer, object)),
+    refused: (action, error) => io.out(`${c.red('✗')} ${subject(action)} refused by the service: ${error.message} (${error.code})`),
+    canceled: (action, reason) => io.out(`${c.yellow('–')} ${subject(action)}: ${reason}`),
+    lost: (reason, retryInMs) => io.warn(`Connection lost (${reason}); reconnecting in ${(retryInMs / 1000).toFixed(1)}s…`),
+  };
+}
+
+function resultLine(io: IO, action: CustomerAction, answer: CustomerAnswer, object: PaymentIntent | Refund): string {
+  const c = io.color;
+  const card = answer.card_number === undefined ? '' : `, ${detectBrand(answer.card_number) ?? 'card'} •••• ${last4(answer.card_number)}`;
+  const how = `${answer.method ?? 'tap'}${card}`;
+  if (object.object === 'refund') {
+    return object.status === 'succeeded'
+      ? `${c.green('✓')} ${subject(action)} confirmed on the reader (${how}): ${money(object.amount, object.currency)} refunded`
+      : `${c.red('✗')} ${subject(action)} ${object.status}: ${object.failure_reason ?? ''}`.trimEnd();
+  }
+  if (object.status !== 'succeeded' && object.status !== 'requires_capture') {
+    const error = object.last_payment_error;
+    return `${c.red('✗')} ${subject(action)} declined (${how}): ${error?.code ?? object.status}. ${error?.message ?? ''}`.trimEnd();
+  }
+  const received = object.status === 'requires_capture' ? object.amount_capturable : object.amount_received;
+  const notes = [
+    object.tip_amount > 0 ? `tip ${object.tip_amount}` : '',
+    received < object.amount + object.tip_amount ? `partial authorization: ${received} of ${object.amount + object.tip_amount}` : '',
+  ].filter(Boolean);
+  const verb = object.status === 'requires_capture' ? 'authorized' : 'received';
+  return `${c.green('✓')} ${subject(action)} ${object.status} (${how}): ${money(received, object.currency)} ${verb}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+}
+
+const DECLINES = [
+  { name: 'Card declined', value: 'declined' },
+  { name: 'Insufficient funds', value: 'insufficient_funds' },
+  { name: 'Expired card', value: 'expired_card' },
+  { name: 'Incorrect CVC', value: 'incorrect_cvc' },
+  { name: 'HSA/FSA card (not supported)', value: 'hsa_fsa' },
+] as const;
+
+const METHODS: Array<{ name: string; value: ReadMethod }> = [
+  { name: 'Tap (contactless)', value: 'tap' },
+  { name: 'Insert (chip)', value: 'insert' },
+  { name: 'Swipe (magnetic stripe)', value: 'swipe' },
+  { name: 'Wallet (phone or watch)', value: 'wallet' },
+];
+
+const wholeAmount = (v: string) => (/^\d+$/.test(v.trim()) ? true : 'Enter a whole number of minor units.');
+
+/** A person plays the customer at the TTY: tap, insert, swipe, wallet, decline, tip, partial amount. */
+async function askCustomer(io: IO, action: CustomerAction, signal: AbortSignal): Promise<CustomerAnswer> {
+  const total = money(action.amount, action.currency);
+  if (action.type === 'refund_payment') {
+    const choice = await io.choose('--outcome', `Refund ${total}: the customer presents their card to confirm it`, [...METHODS, { name: 'Decline the refund', value: 'decline' as const }], { signal });
+    return choice === 'decline' ? { outcome: 'declined' } : { method: choice };
+  }
+  const answer: CustomerAnswer = {};
+  for (;;) {
+    const extras = [answer.tip_amount ? `tip ${answer.tip_amount}` : '', answer.available_amount === undefined ? '' : `card covers ${answer.available_amount}`, answer.card_number ? `card •••• ${last4(answer.card_number)}` : ''].filter(Boolean);
+    const choice = await io.choose('--outcome', `Payment of ${total}${extras.length ? ` (${extras.join(', ')})` : ''}: how does the customer pay?`, [
+      ...METHODS,
+      { name: 'Add a tip…', value: 'tip' as const },
+      { name: 'Partial amount: the card covers only part…', value: 'partial' as const },
+      { name: 'Use another test card number…', value: 'card' as const },
+      { name: 'Decline…', value: 'decline' as const },
+    ], { signal });
+    switch (choice) {
+      case 'tip':
+        answer.tip_amount = Number(await io.ask('--tip', 'Tip, in minor units', { validate: wholeAmount, signal }));
+        continue;
+      case 'partial':
+        answer.available_amount = Number(await io.ask('--available-amount', 'What the card can cover, in minor units', { validate: wholeAmount, signal }));
+        continue;
+      case 'card': {
+        const text = await io.ask('--card', 'Card number (see pay sandbox cards)', { validate: (v) => (ReaderPresent.safeParse({ card_number: v }).success ? true : 'Enter a valid card number of a known brand.'), signal });
+        answer.card_number = ReaderPresent.parse({ card_number: text }).card_number;
+        continue;
+      }
+      case 'decline':
+        return { ...answer, card_number: undefined, outcome: await io.choose('--outcome', 'Why is it declined?', [...DECLINES], { signal }) };
+      default:
+        return { ...answer, method: choice };
+    }
+  }
+}
+

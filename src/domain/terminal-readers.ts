@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { detectBrand, luhnValid } from './cards.js';
+import type { BaseObject } from './common.js';
+import { ListQuery } from './common.js';
+
+// DESIGN section 7. Processor A has two models, processor B three (spec section 1).
+export const PROCESSORS = ['A', 'B'] as const;
+export type Processor = (typeof PROCESSORS)[number];
+
+export const READER_MODELS = {
+  A: ['a-countertop', 'a-handheld'],
+  B: ['b-countertop', 'b-handheld', 'b-mobile'],
+} as const satisfies Record<Processor, readonly string[]>;
+export const ALL_READER_MODELS = [...READER_MODELS.A, ...READER_MODELS.B] as const;
+export type ReaderModel = (typeof ALL_READER_MODELS)[number];
+
+export const SerialNumber = z
+  .string({ error: 'must be the serial number printed on the reader' })
+  .regex(/^[A-Za-z0-9-]{4,40}$/, { error: 'must be 4 to 40 letters, digits or dashes' });
+
+/** `a, b or c`: the models a message offers. */
+const orList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : (items[0] ?? ''));
+
+/**
+ * Spec section 1, items 3 and 6: a reader is a model of its processor, and a self-owned
+ * developer reader (activated with a code) must be a processor A model.
+ */
+export function readerModelRule(body: { processor: Processor; model: ReaderModel }, selfOwned: boolean, ctx: z.RefinementCtx): void {
+  if (selfOwned && body.processor !== 'A') {
+    ctx.addIssue({ code: 'custom', path: ['processor'], message: 'a self-owned reader must be a processor A model (processor B developer readers are ordered and arrive activated)' });
+  } else if (!(READER_MODELS[body.processor] as readonly string[]).includes(body.model)) {
+    ctx.addIssue({ code: 'custom', path: ['model'], message: `must be a processor ${body.processor} model: ${orList(READER_MODELS[body.processor])}` });
+  }
+}
+
+export const ActivationCodeInput = z
+  .string({ error: 'must be the activation code from POST /v1/terminal-readers/activation-codes' })
+  .min(1, { error: 'must not be empty' });
+export const ReaderLabel = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(100, { error: 'must be at most 100 characters' });
+export const ProcessorInput = z.enum(PROCESSORS, { error: 'must be A or B' });
+export const ModelInput = z.enum(ALL_READER_MODELS, { error: `must be one of ${ALL_READER_MODELS.join(', ')}` });
+
+export const ReaderActivate = z
+  .strictObject({
+    activation_code: ActivationCodeInput,
+    serial_number: SerialNumber,
+    processor: ProcessorInput,
+    model: ModelInput,
+    label: ReaderLabel.optional(),
+  })
+  .superRefine((body, ctx) => readerModelRule(body, true, ctx));
+export type ReaderActivate = z.output<typeof ReaderActivate>;
+
+export const ReaderListQuery = ListQuery.extend({
+  processor: z.enum(PROCESSORS, { error: 'must be A or B' }).optional(),
+});
+
+/** What a test can present on a reader: an outcome, or a card number whose test-card outcome applies. */
+export const PRESENT_OUTCOMES = ['approved', 'declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'hsa_fsa'] as const;
+export type PresentOutcome = (typeof PRESENT_OUTCOMES)[number];
+
+/** How the card reached the reader; kept on the charge as payment_method_details.card_present.read_method. */
+export const READ_METHODS = ['tap', 'insert', 'swipe', 'wallet'] as const;
+export type ReadMethod = (typeof READ_METHODS)[number];
+
+const MinorAmount = z
+  .number({ error: 'must be a non-negative integer amount' })
+  .int({ error: 'must be a non-negative integer amount' })
+  .min(0, { error: 'must be a non-negative integer amount' })
+  .max(99_999_999, { error: 'must be at most 99999999' });
+
+/** What a customer does at a reader: the fields of the present helper and of a simulator's result. */
+export const ReaderPresentFields = z.strictObject({
+  outcome: z.enum(PRESENT_OUTCOMES, { error: `must be one of ${PRESENT_OUTCOMES.join(', ')}` }).optional(),
+  card_number: z
+    .string({ error: 'must be a card number (see pay sandbox cards)' })
+    .transform((s) => s.replace(/[\s-]/g, ''))
+    .refine(luhnValid, { error: 'is not a valid card number (see pay sandbox cards)' })
+    .refine((n) => detectBrand(n) !== undefined, { error: 'is not a card number of a known brand (see pay sandbox cards)' })
+    .optional(),
+  tip_amount: MinorAmount.optional(),
+  available_amount: MinorAmount.optional(),
+  method: z.enum(READ_METHODS, { error: `must be one of ${READ_METHODS.join(', ')}` }).optional(),
+});
+
+export function outcomeOrCard(body: { outcome?: PresentOutcome | undefined; card_number?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (body.outcome !== undefined && body.card_number !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['card_number'], message: 'give outcome or card_number, not both' });
+  }
+}
+
+export const ReaderPresent = ReaderPresentFields.superRefine(outcomeOrCard);
+export type ReaderPresent = z.output<typeof ReaderPresent>;
+
+export interface TerminalReader extends BaseObject {
+  object: 'terminal_reader';
+  serial_number: string;
+  processor: Processor;
+  model: ReaderModel;
+  label: string;
+  device_type: 'developer' | 'self_owned';
+  /** The live connection: online only while a reader is connected. */
+  status: 'online' | 'offline';
+  activated_at: string;
+  /** The payment or refund the reader is working on, if any. */
+  action: PendingReaderAction | null;
+}
+
+export type PendingReaderAction = { type: 'process_payment_intent'; payment_intent_id: string } | { type: 'refund_payment'; refund_id: string; payment_intent_id: string };
+
+export interface ActivationCode extends BaseObject {
+  object: 'terminal_activation_code';
+  code: string;
+  expires_at: string;
+  used_by: string | null;
+}

@@ -1,0 +1,144 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testSandboxes } from '../../test/support/sandboxes.js';
+import { until } from '../../test/support/wait.js';
+import { NetworkError } from '../client/errors.js';
+import { ApiError } from '../domain/errors.js';
+import { startTestSandbox, type TestSandbox } from '../sandbox/testing.js';
+import { type Customer, type CustomerAnswer, ReaderSimulator, type SimulatorOptions, type SimulatorSink } from './simulator.js';
+
+type Report = { kind: keyof SimulatorSink; args: unknown[] };
+
+/** A sink that records every report, in order. */
+function recorder(): { sink: SimulatorSink; reports: Report[]; kinds: () => string[] } {
+  const reports: Report[] = [];
+  const record = (kind: keyof SimulatorSink) => (...args: unknown[]) => void reports.push({ kind, args });
+  const sink: SimulatorSink = {
+    registered: record('registered'),
+    action: record('action'),
+    answered: record('answered'),
+    refused: record('refused'),
+    canceled: record('canceled'),
+    lost: record('lost'),
+  };
+  return { sink, reports, kinds: () => reports.map((r) => r.kind) };
+}
+
+const answering = (answer: CustomerAnswer): Customer => async () => answer;
+
+describe('reader simulator', () => {
+  const { sandbox, later } = testSandboxes();
+
+  function simulate(sb: TestSandbox, options: Partial<SimulatorOptions> & Pick<SimulatorOptions, 'reader'>) {
+    const rec = recorder();
+    const simulator = new ReaderSimulator({ baseUrl: sb.baseUrl, headers: sb.headers, customer: answering({}), sink: rec.sink, ...options });
+    const done = simulator.run();
+    done.catch(() => {});
+    later(async () => {
+      simulator.stop();
+      await done.catch(() => {});
+    });
+    const readerId = async () => {
+      await until(() => rec.reports, (r) => r.some((x) => x.kind === 'registered'), 'registration');
+      return (rec.reports.find((x) => x.kind === 'registered')!.args[0] as { id: string }).id;
+    };
+    return { simulator, done, ...rec, readerId };
+  }
+
+  async function confirmOn(sb: TestSandbox, readerId: string, amount = 1000) {
+    const pm = (await sb.call('POST', '/v1/payment-methods', { type: 'card_present', terminal_reader_id: readerId })).body;
+    return (await sb.call('POST', '/v1/payment-intents', { amount, currency: 'usd', payment_method_types: ['card_present'], payment_method_id: pm.id, confirm: true })).body;
+  }
+  const intentOf = async (sb: TestSandbox, id: string) => (await sb.call('GET', `/v1/payment-intents/${id}`)).body;
+
+  it('registers, answers a payment as the customer does, and with once stops after it', async () => {
+    const sb = await sandbox();
+    const sim = simulate(sb, { reader: { serial_number: 'SN-SIM-1', processor: 'A', model: 'a-countertop' }, customer: answering({ available_amount: 400, method: 'swipe' }), once: true });
+    const readerId = await sim.readerId();
+    const pi = await confirmOn(sb, readerId);
+    await sim.done;
+    expect(sim.kinds()).toEqual(['registered', 'action', 'answered']);
+    expect(sim.reports[1]!.args[0]).toEqual({ type: 'process_payment_intent', payment_intent_id: pi.id, amount: 1000, currency: 'usd' });
+    expect(sim.reports[2]!.args[2]).toMatchObject({ id: pi.id, status: 'succeeded', amount_received: 400 });
+    expect(await intentOf(sb, pi.id)).toMatchObject({ status: 'succeeded', amount_received: 400 });
+    await until(async () => (await sb.call('GET', `/v1/terminal-readers/${readerId}`)).body.status, (s) => s === 'offline', 'offline after once');
+  });
+
+  it('takes the question away when the intent is canceled, and keeps serving', async () => {
+    const sb = await sandbox();
+    const signals: AbortSignal[] = [];
+    const waitForever: Customer = (_action, signal) => {
+      signals.push(signal);
+      return new Promise(() => {});
+    };
+    const sim = simulate(sb, { reader: { serial_number: 'SN-SIM-2', processor: 'B', model: 'b-mobile' }, customer: waitForever });
+    const readerId = await sim.readerId();
+    const pi = await confirmOn(sb, readerId);
+    await until(() => signals.length, (n) => n === 1, 'the customer to be asked');
+    expect((await sb.call('POST', `/v1/payment-intents/${pi.id}/cancel`, {})).body.status).toBe('canceled');
+    await until(() => sim.kinds(), (k) => k.includes('canceled'), 'the cancel');
+    expect(signals[0]!.aborted).toBe(true);
+    const next = await confirmOn(sb, readerId);
+    await until(() => signals.length, (n) => n === 2, 'the next payment to reach the customer');
+    expect(sim.reports.at(-1)!.args[0]).toMatchObject({ payment_intent_id: next.id });
+  });
+
+  it('reconnects with backoff after the service restarts, announced, and gets the action confirmed meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-sim-'));
+    later(() => rmSync(dir, { recursive: true, force: true }));
+    const db = join(dir, 'sandbox.db');
+    const first = await startTestSandbox({ db });
+    const port = Number(new URL(first.baseUrl).port);
+    const code = (await first.call('POST', '/v1/terminal-readers/activation-codes')).body.code;
+    // A self-owned reader: its code must be used once only, not again on reconnection.
+    const sim = simulate(first, { reader: { serial_number: 'SN-SIM-3', processor: 'A', model: 'a-handheld', activation_code: code }, customer: answering({ outcome: 'approved', tip_amount: 50 }) });
+    const readerId = await sim.readerId();
+    await first.close();
+    await until(() => sim.kinds(), (k) => k.includes('lost'), 'the lost connection to be announced');
+    const second = await sandbox({ db, port });
+    const pi = await confirmOn(second, readerId);
+    await until(() => intentOf(second, pi.id), (i) => i.status === 'succeeded', 'the payment to be answered after reconnecting');
+    const registrations = sim.reports.filter((r) => r.kind === 'registered');
+    expect(registrations.at(-1)!.args).toEqual([expect.objectContaining({ id: readerId, device_type: 'self_owned', status: 'online' }), true]);
+    expect((await intentOf(second, pi.id)).amount_received).toBe(1050);
+  });
+
+  it('confirms a same-day processor B refund on the reader, and the customer can decline one', async () => {
+    const sb = await sandbox();
+    let refundAnswer: CustomerAnswer = { method: 'tap' };
+    const customer: Customer = async (action) => (action.type === 'refund_payment' ? refundAnswer : {});
+    const sim = simulate(sb, { reader: { serial_number: 'SN-SIM-4', processor: 'B', model: 'b-countertop' }, customer });
+    const readerId = await sim.readerId();
+    const pi = await confirmOn(sb, readerId);
+    await until(() => intentOf(sb, pi.id), (i) => i.status === 'succeeded', 'the payment');
+    const refund = (await sb.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 300 })).body;
+    expect(refund).toMatchObject({ status: 'pending', terminal_reader_id: readerId });
+    await until(async () => (await sb.call('GET', `/v1/refunds/${refund.id}`)).body.status, (s) => s === 'succeeded', 'the refund to complete');
+    refundAnswer = { outcome: 'declined' };
+    const declined = (await sb.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 200 })).body;
+    await until(async () => (await sb.call('GET', `/v1/refunds/${declined.id}`)).body.status, (s) => s === 'failed', 'the declined refund');
+    const answered = sim.reports.filter((r) => r.kind === 'answered').map((r) => r.args[2] as { object: string; status: string });
+    expect(answered.map((o) => `${o.object} ${o.status}`)).toEqual(['payment_intent succeeded', 'refund succeeded', 'refund failed']);
+  });
+
+  it('fails for what retrying cannot change: a bad key, a refused reader, no service, another connection of the reader', async () => {
+    const sb = await sandbox();
+    const reader = { serial_number: 'SN-SIM-5', processor: 'B', model: 'b-mobile' } as const;
+    const badKey = simulate(sb, { reader, headers: { ...sb.headers, 'pay-api-key': 'sk_test_wrong_abcdefghijklmnop' } });
+    await expect(badKey.done).rejects.toMatchObject({ status: 401, code: 'api_key_invalid' });
+    const selfOwnedB = simulate(sb, { reader: { ...reader, activation_code: 'ABCD-EFGH' } });
+    await expect(selfOwnedB.done).rejects.toMatchObject({ status: 400, param: 'processor' });
+    const nowhere = new ReaderSimulator({ baseUrl: 'http://127.0.0.1:9', headers: sb.headers, reader, customer: answering({}), sink: recorder().sink });
+    await expect(nowhere.run()).rejects.toBeInstanceOf(NetworkError);
+
+    const older = simulate(sb, { reader });
+    await older.readerId();
+    const newer = simulate(sb, { reader });
+    await newer.readerId();
+    const error = await older.done.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, code: 'reader_replaced' });
+  });
+});

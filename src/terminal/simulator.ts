@@ -1,0 +1,285 @@
+import WebSocket from 'ws';
+import { toApiError } from '../client/client.js';
+import { NetworkError } from '../client/errors.js';
+import { endpoints } from '../domain/endpoints.js';
+import { ApiError } from '../domain/errors.js';
+import type { PaymentIntent } from '../domain/payment-intents.js';
+import { CLOSE_REPLACED, type ReaderAction, type ReaderFrame, type ReaderHello, type ReaderResult, type ServerFrame } from '../domain/reader-protocol.js';
+import type { Refund } from '../domain/refunds.js';
+import type { TerminalReader } from '../domain/terminal-readers.js';
+import { describeError } from '../webhooks/post.js';
+
+/** An action that needs the customer: a payment, or a same-day refund to confirm with the card. */
+export type CustomerAction = Exclude<ReaderAction, { type: 'cancel_action' }>;
+
+/** What the customer did: the result frame without its addressing. */
+export type CustomerAnswer = Omit<ReaderResult, 'type' | 'payment_intent_id' | 'refund_id'>;
+
+/**
+ * Decides what the customer does (a person at prompts, or flags in a script). It may
+ * take as long as a person takes; `signal` aborts when the service cancels the action or
+ * the simulator stops.
+ */
+export type Customer = (action: CustomerAction, signal: AbortSignal) => Promise<CustomerAnswer>;
+
+/** What the simulator reports, for its caller to show. */
+export interface SimulatorSink {
+  /** The service knows the reader and it is online; `reconnected` after a lost connection. */
+  registered(reader: TerminalReader, reconnected: boolean): void;
+  /** A payment or refund arrived: the customer is asked. */
+  action(action: CustomerAction): void;
+  /** The service acknowledged the customer's answer: the intent or refund as it now is. */
+  answered(action: CustomerAction, answer: CustomerAnswer, object: PaymentIntent | Refund): void;
+  /** The service refused the answer (it changed nothing). */
+  refused(action: CustomerAction, error: ApiError): void;
+  /** The action ended without an answer: canceled, or no longer pending after a reconnect. */
+  canceled(action: CustomerAction, reason: string): void;
+  /** The connection is down; the next try is in `retryInMs`. */
+  lost(reason: string, retryInMs: number): void;
+}
+
+export interface SimulatorOptions {
+  baseUrl: string;
+  /** The profile's auth headers. */
+  headers: Record<string, string>;
+  /** Who the reader is (DESIGN section 7); the activation code is used on the first connection only. */
+  reader: Omit<ReaderHello, 'type' | 'terminal_reader_id'>;
+  customer: Customer;
+  sink: SimulatorSink;
+  /** Stop once the first action ends (answered, refused or canceled); a refusal then fails the run. */
+  once?: boolean | undefined;
+}
+
+const FIRST_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 5_000;
+/** Until `registered` names the heartbeat, a silent connection is given this long. */
+const OPEN_TIMEOUT_MS = 15_000;
+/** A connection silent for this many heartbeats is dead. */
+const MISSED_HEARTBEATS = 3;
+/** Upgrade answers that retrying will not change. */
+const FATAL_STATUSES = new Set([400, 401, 403, 404]);
+
+interface Current {
+  action: CustomerAction;
+  controller: AbortController;
+  /** The customer's answer, once given. */
+  answer: CustomerAnswer | undefined;
+  /** Sent on the open connection, waiting for its ack. */
+  sent: boolean;
+}
+
+const actionKey = (action: CustomerAction | NonNullable<TerminalReader['action']>) =>
+  action.type === 'refund_payment' ? `refund ${action.refund_id}` : `payment ${action.payment_intent_id}`;
+
+/**
+ * The reader side of the terminal reader protocol (described in
+ * src/sandbox/hub/terminal.ts): connects, registers, hands each action to the customer
+ * and answers with what the customer did, and reconnects with backoff (announced
+ * through the sink) until stopped. No terminal I/O here: the caller's sink and customer
+ * do that.
+ */
+export class ReaderSimulator {
+  private ws: WebSocket | undefined;
+  private registered = false;
+  private readerId: string | undefined;
+  private current: Current | undefined;
+  private stopped = false;
+  private fatal: Error | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly options: SimulatorOptions) {}
+
+  /**
+   * Resolves once stopped (or, with `once`, when the first action ended); rejects when
+   * the service refuses the reader, the first connection cannot be made, the customer
+   * fails (a prompt cancelled), or another connection of this reader replaces this one.
+   */
+  async run(): Promise<void> {
+    let backoff = FIRST_BACKOFF_MS;
+    while (!this.stopped) {
+      const { reason, registered } = await this.session();
+      if (this.fatal) throw this.fatal;
+      if (this.stopped) return;
+      if (this.readerId === undefined) {
+        throw new NetworkError(`Could not connect the reader to the service at ${this.options.baseUrl} (${reason}).`, this.options.baseUrl);
+      }
+      if (registered) backoff = FIRST_BACKOFF_MS;
+      const wait = Math.round(backoff * (0.75 + Math.random() * 0.5));
+      this.options.sink.lost(reason, wait);
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        setTimeout(resolve, wait);
+      });
+      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    }
+  }
+
+  /** Disconnects (the reader goes offline) and ends `run`. */
+  stop(): void {
+    this.stopped = true;
+    this.current?.controller.abort();
+    this.wake?.();
+    this.ws?.close(1000, 'reader stopped');
+  }
+
+  private failWith(error: Error): void {
+    this.fatal ??= error;
+    this.stop();
+  }
+
+  private send(frame: ReaderFrame): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN || !this.registered) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  /** One connection, from opening to closing: whether the reader got registered, and why it ended. */
+  private session(): Promise<{ registered: boolean; reason: string }> {
+    const url = new URL(endpoints['terminal_readers.connect'].path, this.options.baseUrl);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    return new Promise((resolve) => {
+      const ws = new WebSocket(url, { headers: this.options.headers, handshakeTimeout: OPEN_TIMEOUT_MS });
+      this.ws = ws;
+      this.registered = false;
+      let registered = false;
+      let reason: string | undefined;
+      let watchdog: NodeJS.Timeout | undefined;
+      const allowSilence = (ms: number) => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(() => {
+          reason = 'the service went silent';
+          ws.terminate();
+        }, ms);
+      };
+      let silence = OPEN_TIMEOUT_MS;
+      allowSilence(silence);
+      ws.on('open', () => {
+        // After the first registration the reader is known by its serial number: no code again.
+        const { activation_code, ...reader } = this.options.reader;
+        ws.send(JSON.stringify({ type: 'hello', ...reader, ...(this.readerId === undefined ? { activation_code } : {}) } satisfies ReaderFrame));
+      });
+      ws.on('unexpected-response', (_request, response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => {
+          const status = response.statusCode ?? 0;
+          if (FATAL_STATUSES.has(status)) this.failWith(toApiError({ status, headers: response.headers, body: parseJson(body) }));
+          reason = `HTTP ${status}`;
+          ws.terminate();
+        });
+      });
+      ws.on('message', (data) => {
+        allowSilence(silence);
+        const frame = parseJson(String(data)) as ServerFrame;
+        if (frame.type === 'registered') {
+          registered = true;
+          silence = frame.heartbeat_ms * MISSED_HEARTBEATS;
+          allowSilence(silence);
+        }
+        this.receive(frame);
+      });
+      ws.on('error', (error) => {
+        reason ??= describeError(error);
+      });
+      ws.on('close', (code, text) => {
+        clearTimeout(watchdog);
+        this.registered = false;
+        if (this.current) this.current.sent = false;
+        const said = String(text);
+        if (code === CLOSE_REPLACED) {
+          this.failWith(new ApiError(409, 'reader_replaced', `Another connection of reader ${this.readerId} replaced this one (${said}): only one simulator can be a reader at a time.`));
+        }
+        resolve({ registered, reason: reason ?? `connection closed (${code}${said ? `: ${said}` : ''})` });
+      });
+    });
+  }
+
+  private receive(frame: ServerFrame): void {
+    switch (frame.type) {
+      case 'ping':
+        this.send({ type: 'pong' });
+        return;
+      case 'registered':
+        return this.onRegistered(frame.reader);
+      case 'process_payment_intent':
+      case 'refund_payment':
+        return this.begin(frame);
+      case 'cancel_action': {
+        const current = this.current;
+        if (current?.action.type === 'process_payment_intent' && current.action.payment_intent_id === frame.payment_intent_id) {
+          this.end(current, () => this.options.sink.canceled(current.action, 'the payment intent was canceled'));
+        }
+        return;
+      }
+      case 'ack': {
+        const current = this.current;
+        if (current?.answer) this.end(current, () => this.options.sink.answered(current.action, current.answer!, frame.object));
+        return;
+      }
+      case 'error': {
+        const error = toApiError({ status: frame.status, headers: {}, body: frame });
+        // Before registration the service refused the reader itself.
+        if (!this.registered) return this.failWith(error);
+        const current = this.current;
+        if (!current?.sent) return;
+        this.end(current, () => this.options.sink.refused(current.action, error));
+        if (this.options.once) this.failWith(error);
+        return;
+      }
+    }
+  }
+
+  private onRegistered(reader: TerminalReader): void {
+    const reconnected = this.readerId !== undefined;
+    this.readerId = reader.id;
+    this.registered = true;
+    this.options.sink.registered(reader, reconnected);
+    const current = this.current;
+    // The action this reader was working on ended while it was offline; a pending one follows this frame.
+    if (current && (reader.action === null || actionKey(reader.action) !== actionKey(current.action))) {
+      this.end(current, () => this.options.sink.canceled(current.action, 'no longer pending on the service (completed or canceled while the reader was offline)'));
+    }
+    if (current?.answer && !current.sent && this.current === current) this.sendResult(current);
+  }
+
+  private begin(action: CustomerAction): void {
+    const previous = this.current;
+    if (previous && actionKey(previous.action) === actionKey(action)) return;
+    if (previous) this.end(previous, () => this.options.sink.canceled(previous.action, `replaced by ${actionKey(action)}`));
+    const current: Current = { action, controller: new AbortController(), answer: undefined, sent: false };
+    this.current = current;
+    this.options.sink.action(action);
+    this.options.customer(action, current.controller.signal).then(
+      (answer) => {
+        if (this.current !== current || current.controller.signal.aborted) return;
+        current.answer = answer;
+        this.sendResult(current);
+      },
+      (error: unknown) => {
+        if (this.current === current && !current.controller.signal.aborted) this.failWith(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  }
+
+  /** Sends the answer now if connected; otherwise on reconnection, when the service sends the action again. */
+  private sendResult(current: Current): void {
+    const address = current.action.type === 'refund_payment' ? { refund_id: current.action.refund_id } : { payment_intent_id: current.action.payment_intent_id };
+    current.sent = this.send({ type: 'result', ...address, ...current.answer });
+  }
+
+  private end(current: Current, report: () => void): void {
+    if (this.current !== current) return;
+    this.current = undefined;
+    current.controller.abort();
+    report();
+    if (this.options.once) this.stop();
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
