@@ -44,7 +44,18 @@ export function checkedBody<S extends z.ZodType>(schema: S, fields: Record<strin
 
 /** Help text with examples, shown after the options. */
 export function withExamples(command: Command, ...examples: string[]): Command {
+  EXAMPLES.set(command, examples);
   return command.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+}
+
+const EXAMPLES = new WeakMap<Command, string[]>();
+
+/** A group without examples of its own shows the first example of each of its commands. */
+export function groupExamples(command: Command): void {
+  for (const sub of command.commands) groupExamples(sub);
+  if (command.commands.length === 0 || EXAMPLES.has(command)) return;
+  const examples = command.commands.flatMap((sub) => EXAMPLES.get(sub)?.slice(0, 1) ?? []);
+  if (examples.length > 0) withExamples(command, ...examples);
 }
 
 /** Standard list flags. */

@@ -72,7 +72,7 @@ export async function main(argv: string[], streams: Streams): Promise<number> {
     return EXIT.ok;
   }
   // Loaded only past `--version`: chalk and commander are most of a short run's start-up.
-  const [{ Command, Option }, { IO }] = await Promise.all([import('commander'), import('./io/io.js')]);
+  const [{ Command, Option }, { IO }, { groupExamples }] = await Promise.all([import('commander'), import('./io/io.js'), import('./flags.js')]);
   const program = new Command('pay');
   const globals = (): GlobalFlags => program.opts<GlobalFlags>();
   const io = new IO(streams, {
@@ -119,7 +119,10 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined,
   const loadAll = wanted === 'completion';
   for (const noun of NOUNS) {
     const command = program.command(noun.name).description(noun.summary);
-    if (loadAll || noun.name === wanted) (await noun.load()).register(command, f);
+    if (loadAll || noun.name === wanted) {
+      (await noun.load()).register(command, f);
+      groupExamples(command);
+    }
   }
 
   try {

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
 import * as create from './create.js';
 import * as get from './get.js';
 import * as list from './list.js';
@@ -9,5 +8,4 @@ export function register(noun: Command, f: Factory): void {
   create.define(noun, f);
   get.define(noun, f);
   list.define(noun, f);
-  withExamples(noun, 'pay customers create --email jenny@example.com', 'pay customers list --limit 3', 'pay customers get cus_123 --json');
 }

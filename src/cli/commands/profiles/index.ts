@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
 import * as add from './add.js';
 import * as list from './list.js';
 import * as remove from './remove.js';
@@ -13,5 +12,4 @@ export function register(noun: Command, f: Factory): void {
   use.define(noun, f);
   show.define(noun, f);
   remove.define(noun, f);
-  withExamples(noun, 'pay profiles add staging', 'pay profiles list', 'pay profiles use staging', 'pay profiles show');
 }

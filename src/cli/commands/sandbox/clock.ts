@@ -12,12 +12,13 @@ export interface ClockOptions {
 export function define(noun: Command, f: Factory): void {
   const clock = noun.command('clock').description('Show or advance the test clock of the profile\'s sandbox account');
   withExamples(clock, 'pay sandbox clock', 'pay sandbox clock advance --to 2030-02-01', 'pay sandbox clock advance --days 30 --json');
-  clock
+  const show = clock
     .command('show', { isDefault: true })
     .description('Show the clock\'s current instant')
     .action(async () => {
       await run({}, f);
     });
+  withExamples(show, 'pay sandbox clock show', 'pay sandbox clock show --json');
   const advance = clock
     .command('advance')
     .description('Move the clock forward, running every payment and cancellation due on the way, in date order')

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
 import * as accountsAdd from './accounts-add.js';
 import * as cards from './cards.js';
 import * as clock from './clock.js';
@@ -18,6 +17,4 @@ export function register(noun: Command, f: Factory): void {
   clock.define(noun, f);
   const accounts = noun.command('accounts').description('Accounts of the sandbox');
   accountsAdd.define(accounts, f);
-  withExamples(accounts, 'pay sandbox accounts add --name second');
-  withExamples(noun, 'pay sandbox start --detach', 'pay sandbox status', 'pay sandbox reset --yes', 'pay sandbox stop');
 }
