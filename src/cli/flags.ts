@@ -2,13 +2,24 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { z } from 'zod';
 import { UsageError } from './errors.js';
 
-/** `first_name` → `--first-name`; `card.number` → `--card-number`. */
-export const flagOf = (param: string) => `--${param.replace(/[._]/g, '-')}`;
+/** `first_name` → `--first-name`; `card.number` → `--card-number`; `enabled_events.0` → `--enabled-events`. */
+export const flagOf = (param: string) => `--${param.replace(/\.\d+(?=\.|$)/g, '').replace(/[._]/g, '-')}`;
 
 /** A whole number flag; commander reports a bad one as a usage error naming the flag. */
 export function intArg(value: string): number {
   if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('must be a whole number.');
   return Number(value);
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `500ms`, `30s`, `2m`, `1h` (a bare number is seconds), as milliseconds. */
+export function durationArg(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!match) throw new InvalidArgumentError(`expected a duration such as 500ms, 30s, 2m or 1h, got '${value}'.`);
+  const ms = Number(match[1]) * DURATION_UNITS[match[2] ?? 's']!;
+  if (ms <= 0) throw new InvalidArgumentError('must be longer than 0.');
+  return ms;
 }
 
 /** Repeatable `--metadata key=value`. */
