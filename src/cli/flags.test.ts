@@ -22,5 +22,6 @@ describe('flagOf', () => {
     expect(flagOf('card.number')).toBe('--card-number');
     expect(flagOf('enabled_events.1')).toBe('--enabled-events');
     expect(flagOf('items.0.amount')).toBe('--items-amount');
+    expect(flagOf('payment_method_id')).toBe('--payment-method');
   });
 });

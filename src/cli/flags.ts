@@ -1,9 +1,14 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { z } from 'zod';
+import { isMissingIssue } from '../domain/errors.js';
 import { UsageError } from './errors.js';
 
-/** `first_name` → `--first-name`; `card.number` → `--card-number`; `enabled_events.0` → `--enabled-events`. */
-export const flagOf = (param: string) => `--${param.replace(/\.\d+(?=\.|$)/g, '').replace(/[._]/g, '-')}`;
+/**
+ * The flag of a request field (DESIGN section 8): kebab case, `_id` dropped from
+ * references, list positions dropped. `first_name` → `--first-name`;
+ * `payment_method_id` → `--payment-method`; `enabled_events.0` → `--enabled-events`.
+ */
+export const flagOf = (param: string) => `--${param.replace(/\.\d+(?=\.|$)/g, '').replace(/_id$/, '').replace(/[._]/g, '-')}`;
 
 /** A whole number flag; commander reports a bad one as a usage error naming the flag. */
 export function intArg(value: string): number {
@@ -45,7 +50,7 @@ export function checkedBody<S extends z.ZodType>(schema: S, fields: Record<strin
   const issue = result.error.issues[0]!;
   const path = issue.path.map(String);
   const param = issue.code === 'unrecognized_keys' ? [...path, issue.keys[0]].join('.') : path.join('.');
-  if (issue.code === 'invalid_type' && issue.input === undefined) throw new UsageError(`Missing ${flag(param)}: it is required.`);
+  if (isMissingIssue(issue)) throw new UsageError(`Missing ${flag(param)}: it is required.`);
   throw new UsageError(`Invalid ${flag(param)}: ${issue.message}.`.replace(/\.\.$/, '.'));
 }
 
@@ -59,4 +64,11 @@ export function listOptions(command: Command): Command {
   return command
     .option('--limit <n>', 'How many to show, 1 to 100', intArg, 10)
     .option('--starting-after <id>', 'Show the page after this id (cursor from a previous page)');
+}
+
+/** `--amount` and `--currency`, for commands that ask for money. */
+export function moneyOptions(command: Command): Command {
+  return command
+    .option('--amount <n>', 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99', intArg)
+    .option('--currency <code>', 'Three-letter lowercase currency code, e.g. usd');
 }

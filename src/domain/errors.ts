@@ -80,6 +80,18 @@ export const invalidState = (kind: string, id: string, status: string, action: s
   new ApiError(409, 'invalid_state', `Cannot ${action} ${kind} ${id}: its status is ${status}.`);
 
 /**
+ * An issue for a field that a rule makes required (e.g. payment_method_id with
+ * confirm=true): reported like a missing field, `parameter_missing`.
+ */
+export const requiredIssue = (path: Array<string | number>, message: string) =>
+  ({ code: 'custom', path, message, params: { missing: true } }) as const;
+
+/** True when an issue is about an absent field (absent input, or a requiredIssue). */
+export function isMissingIssue(issue: z.core.$ZodIssue): boolean {
+  return (issue.code === 'invalid_type' && issue.input === undefined) || (issue.code === 'custom' && issue.params?.missing === true);
+}
+
+/**
  * Turns the first zod issue into the service's 400: `param` is the dotted path of the
  * field, the code says missing, unknown or invalid, the message states the rule.
  */
@@ -92,7 +104,7 @@ export function fromZodError(error: z.ZodError): ApiError {
     return new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}.`, { param });
   }
   const param = path.join('.');
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
+  if (isMissingIssue(issue)) {
     return missing(param || 'body', `Missing required parameter: ${param || 'body'}.`);
   }
   const subject = param === '' ? 'The request body' : param;

@@ -8,6 +8,7 @@ export const ID_PREFIX = {
   payment_method: 'pm',
   subscription: 'sub',
   terminal_reader: 'tmr',
+  terminal_activation_code: 'tac',
   refund: 're',
   checkout_session: 'cs',
   payment_link: 'plink',

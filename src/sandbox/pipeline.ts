@@ -13,6 +13,8 @@ export interface RouteInput<B, Q> {
   body: B;
   query: Q;
   params: Record<string, string>;
+  /** The sandbox's origin as the caller reached it, for absolute URLs (hosted pages). */
+  origin: string;
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -43,6 +45,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
         body: (schemas.body ? parseOrThrow(schemas.body, request.body ?? {}) : undefined) as Parsed<BS>,
         query: (schemas.query ? parseOrThrow(schemas.query, request.query ?? {}) : undefined) as Parsed<QS>,
         params: request.params as Record<string, string>,
+        origin: originOf(request),
       };
       if (!schemas.body && isWrite(method)) rejectUnexpectedBody(request.body);
       const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
@@ -57,13 +60,10 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
             return { status: stored.status, body: JSON.parse(stored.response) as unknown, replayed: true };
           }
         }
-        let result: { status: number; body: unknown };
-        try {
-          result = { status: 200, body: handler(ctx, input) };
-        } catch (error) {
-          if (!(error instanceof ApiError) || !error.commit) throw error;
-          result = { status: error.status, body: error.toBody() };
-        }
+        const outcome = keepingDeclines(() => handler(ctx, input));
+        const result = 'declined' in outcome
+          ? { status: outcome.declined.status, body: outcome.declined.toBody() as unknown }
+          : { status: 200, body: outcome.value };
         if (key !== undefined) {
           sandbox.store.idempotency.save(account.id, key, {
             method,
@@ -81,6 +81,22 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
     },
   });
 }
+
+/**
+ * Runs fn inside the caller's transaction. A declined payment attempt (an ApiError with
+ * `commit`) is returned, so the transaction keeps its changes; any other error is thrown
+ * and rolls the transaction back.
+ */
+export function keepingDeclines<T>(fn: () => T): { value: T } | { declined: ApiError } {
+  try {
+    return { value: fn() };
+  } catch (error) {
+    if (error instanceof ApiError && error.commit) return { declined: error };
+    throw error;
+  }
+}
+
+export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /** What authentication reads of a request: also an upgrade request of a WebSocket hub. */
 type HeaderSource = Pick<FastifyRequest, 'headers'>;

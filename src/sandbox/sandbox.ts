@@ -1,5 +1,6 @@
 import { TestClock, isoNow } from './clock.js';
 import type { DeliveryTiming } from './events/delivery.js';
+import { ReaderConnections } from './hub/readers.js';
 import { ServiceContext } from './services/context.js';
 import type { Account } from './store/accounts.js';
 import { Store } from './store/index.js';
@@ -21,6 +22,8 @@ export interface SandboxOptions {
 export class Sandbox {
   readonly store: Store;
   readonly clock: TestClock;
+  /** Terminal readers connected right now; the reader hub fills it. */
+  readonly readers = new ReaderConnections();
 
   constructor(readonly options: SandboxOptions) {
     this.store = new Store(options.db);
@@ -28,7 +31,7 @@ export class Sandbox {
   }
 
   context(account: Account, now = this.clock.now(account.id)): ServiceContext {
-    return new ServiceContext(this.store, account, now);
+    return new ServiceContext(this.store, account, now, this.readers);
   }
 
   /** Adds an account (or re-keys an existing one); its clock starts at `--clock` or now. */

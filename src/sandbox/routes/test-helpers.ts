@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 import { AccountCreate, ClockAdvance, clockTarget, type TestClockObject } from '../../domain/test-helpers.js';
+import { ReaderPresent } from '../../domain/terminal-readers.js';
 import { isoNow } from '../clock.js';
 import { apiRoute } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
+import { presentOnReader } from '../services/reader-actions.js';
 import { newApiKey } from '../store/accounts.js';
 
-/** Sandbox-only helpers: the test clock, extra accounts, reset. */
+/** Sandbox-only helpers: the test clock, extra accounts, reset, a card presented on a reader. */
 export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   const clockOf = (account: string): TestClockObject => ({ object: 'test_clock', now: sandbox.clock.now(account) });
 
@@ -32,4 +34,6 @@ export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
     sandbox.store.resetAccount(ctx.account.id, sandbox.options.clock ?? isoNow());
     return { object: 'reset', account: ctx.account.id, clock: clockOf(ctx.account.id) };
   });
+
+  apiRoute(app, sandbox, 'test_helpers.reader_present', { body: ReaderPresent }, (ctx, { params, body }) => presentOnReader(ctx, params.id!, body));
 }

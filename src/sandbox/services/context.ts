@@ -3,6 +3,7 @@ import { notFound } from '../../domain/errors.js';
 import type { EventType } from '../../domain/events.js';
 import { newId, type ObjectKind } from '../../domain/ids.js';
 import type { ServiceEvent } from '../events/log.js';
+import type { ReaderConnections } from '../hub/readers.js';
 import type { Account } from '../store/accounts.js';
 import type { Store } from '../store/index.js';
 import { enqueueDeliveries } from './webhook-endpoints.js';
@@ -17,6 +18,8 @@ export class ServiceContext {
     readonly account: Account,
     /** The account's test-clock instant, ISO 8601. */
     readonly now: string,
+    /** Live terminal reader connections (whether a reader is online; pushes to it). */
+    readonly readers: ReaderConnections,
   ) {}
 
   /** The clock's UTC date, YYYY-MM-DD. */

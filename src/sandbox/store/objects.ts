@@ -29,6 +29,11 @@ export class ObjectStore {
     return row ? (JSON.parse(row.data) as T) : undefined;
   }
 
+  /** The account an object belongs to: for pages whose URL is the capability (hosted checkout). */
+  ownerOf(kind: string, id: string): string | undefined {
+    return this.db.get<{ account: string }>('SELECT account FROM objects WHERE id = ? AND kind = ?', id, kind)?.account;
+  }
+
   list<T extends BaseObject>(
     account: string,
     kind: string,

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { cvcLength, detectBrand, luhnValid, type CardBrand } from './cards.js';
+import { type BaseObject, IdOf, ListQuery, Metadata } from './common.js';
+
+// Card numbers may be typed with spaces or dashes; the rules see digits only. No message
+// here ever repeats the number or the cvc.
+const CardNumber = z
+  .string({ error: 'must be the card number as a string of digits' })
+  .transform((s) => s.replace(/[\s-]/g, ''))
+  .refine(luhnValid, { error: 'is not a valid card number (check the digits)' })
+  .refine((n) => detectBrand(n) !== undefined, { error: 'is not a card number of a known brand' });
+
+const ExpMonth = z
+  .number({ error: 'must be the expiry month as an integer from 1 to 12' })
+  .int({ error: 'must be the expiry month as an integer from 1 to 12' })
+  .min(1, { error: 'must be the expiry month as an integer from 1 to 12' })
+  .max(12, { error: 'must be the expiry month as an integer from 1 to 12' });
+
+const ExpYear = z
+  .number({ error: 'must be the four-digit expiry year, e.g. 2030' })
+  .int({ error: 'must be the four-digit expiry year, e.g. 2030' })
+  .min(2000, { error: 'must be the four-digit expiry year, e.g. 2030' })
+  .max(2099, { error: 'must be the four-digit expiry year, e.g. 2030' });
+
+export const CardInput = z
+  .strictObject({
+    number: CardNumber,
+    exp_month: ExpMonth,
+    exp_year: ExpYear,
+    cvc: z.string({ error: 'must be the 3 or 4 digit security code as a string' }).regex(/^\d{3,4}$/, { error: 'must be the 3 or 4 digit security code' }),
+  })
+  .superRefine((card, ctx) => {
+    const brand = detectBrand(card.number)!;
+    if (card.cvc.length !== cvcLength(brand)) {
+      ctx.addIssue({ code: 'custom', path: ['cvc'], message: `must be ${cvcLength(brand)} digits for ${brand} cards` });
+    }
+  });
+export type CardInput = z.output<typeof CardInput>;
+
+const BillingDetails = z.strictObject({
+  address: z.strictObject({
+    zip: z.string({ error: 'must be a postal code string' }).regex(/^[A-Za-z0-9 -]{3,10}$/, { error: 'must be a postal code of 3 to 10 letters, digits, spaces or dashes' }).optional(),
+  }).optional(),
+});
+
+/** An expiry as people type it: `MM/YY`, `MM / YYYY`; undefined when it is neither. */
+export function parseExpiry(text: string): { exp_month: number; exp_year: number } | undefined {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text);
+  if (!match) return undefined;
+  const year = Number(match[2]);
+  return { exp_month: Number(match[1]), exp_year: year < 100 ? 2000 + year : year };
+}
+
+export const PAYMENT_METHOD_TYPES = ['card', 'card_present'] as const;
+export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
+
+/** Spec section 4: a card online, or a card presented on a named terminal reader. */
+export const PaymentMethodCreate = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({
+      type: z.literal('card'),
+      card: CardInput,
+      billing_details: BillingDetails.optional(),
+      metadata: Metadata.optional(),
+    }),
+    z.strictObject({
+      type: z.literal('card_present'),
+      terminal_reader_id: IdOf('tmr'),
+      billing_details: BillingDetails.optional(),
+      metadata: Metadata.optional(),
+    }),
+  ],
+  { error: 'must be card or card_present' },
+);
+export type PaymentMethodCreate = z.output<typeof PaymentMethodCreate>;
+
+export const PaymentMethodAttach = z.strictObject({ customer_id: IdOf('cus') });
+
+export const PaymentMethodListQuery = ListQuery.extend({
+  customer_id: z.string().optional(),
+  type: z.enum(PAYMENT_METHOD_TYPES, { error: 'must be card or card_present' }).optional(),
+});
+
+/** What the sandbox keeps of a card: never its number or cvc. */
+export interface CardDetails {
+  brand: CardBrand;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  fingerprint: string;
+}
+
+export interface PaymentMethod extends BaseObject {
+  object: 'payment_method';
+  type: PaymentMethodType;
+  card: CardDetails | null;
+  billing_details: { address: { zip: string | null } };
+  terminal_reader_id: string | null;
+  customer_id: string | null;
+  metadata: Record<string, string>;
+}

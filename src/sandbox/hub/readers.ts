@@ -1,0 +1,42 @@
+/**
+ * Live terminal reader connections: the seam between the services and the reader
+ * WebSocket hub. The hub registers a link when a reader connects; services ask whether a
+ * reader is online (its status) and push actions to it once their transaction commits.
+ */
+export type ReaderAction =
+  | { type: 'process_payment_intent'; payment_intent_id: string; amount: number; currency: string }
+  | { type: 'refund_payment'; refund_id: string; payment_intent_id: string; amount: number; currency: string }
+  | { type: 'cancel_action'; payment_intent_id: string };
+
+export interface ReaderLink {
+  send(action: ReaderAction): void;
+}
+
+export class ReaderConnections {
+  private readonly links = new Map<string, ReaderLink>();
+
+  private static key(account: string, readerId: string): string {
+    return `${account}/${readerId}`;
+  }
+
+  /** Marks the reader online until the returned function is called; a newer link replaces an older one. */
+  connect(account: string, readerId: string, link: ReaderLink): () => void {
+    const key = ReaderConnections.key(account, readerId);
+    this.links.set(key, link);
+    return () => {
+      if (this.links.get(key) === link) this.links.delete(key);
+    };
+  }
+
+  isOnline(account: string, readerId: string): boolean {
+    return this.links.has(ReaderConnections.key(account, readerId));
+  }
+
+  /** Sends an action to a connected reader; false when it is offline. */
+  push(account: string, readerId: string, action: ReaderAction): boolean {
+    const link = this.links.get(ReaderConnections.key(account, readerId));
+    if (!link) return false;
+    link.send(action);
+    return true;
+  }
+}

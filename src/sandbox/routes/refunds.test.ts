@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inProcessSandbox } from '../../../test/support/in-process.js';
+import type { ReaderAction } from '../hub/readers.js';
+import { registerReader } from '../services/terminal-readers.js';
+
+let s: Awaited<ReturnType<typeof inProcessSandbox>>;
+beforeAll(async () => {
+  s = await inProcessSandbox({ clock: '2030-01-15T10:00:00Z' });
+});
+afterAll(async () => s.close());
+
+async function paid(amount = 1000, number = '4242424242424242') {
+  const pm = (await s.call('POST', '/v1/payment-methods', { type: 'card', card: { number, exp_month: 12, exp_year: 2034, cvc: '123' } })).body;
+  return (await s.call('POST', '/v1/payment-intents', { amount, currency: 'usd', payment_method_types: ['card'], confirm: true, payment_method_id: pm.id })).body;
+}
+
+const types = (id: string) =>
+  s.sandbox.store.events.list(s.account.id, { limit: 100 }).data.filter((e) => e.data.payment_intent_id === id).map((e) => e.type).reverse();
+
+describe('refunds', () => {
+  it('refunds partially, then the rest; never more than captured', async () => {
+    const pi = await paid();
+    const first = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 300, reason: 'requested_by_customer' });
+    expect(first.body).toMatchObject({ object: 'refund', status: 'succeeded', amount: 300, payment_intent_id: pi.id, charge_id: pi.latest_charge_id, reason: 'requested_by_customer' });
+    const tooMuch = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 701 });
+    expect(tooMuch).toMatchObject({ status: 400, body: { error: { code: 'parameter_invalid', param: 'amount' } } });
+    const rest = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id });
+    expect(rest.body.amount).toBe(700);
+    expect((await s.call('GET', `/v1/charges/${pi.latest_charge_id}`)).body).toMatchObject({ amount_refunded: 1000, refunded: true });
+    expect((await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id })).status).toBe(409);
+    expect(types(pi.id).filter((t) => t === 'charge.refunded')).toHaveLength(2);
+    const list = (await s.call('GET', `/v1/refunds?payment_intent_id=${pi.id}`)).body.data;
+    expect(list.map((r: { amount: number }) => r.amount)).toEqual([700, 300]);
+    expect((await s.call('GET', `/v1/refunds/${first.body.id}`)).body).toEqual(first.body);
+  });
+
+  it('bounds a partial authorization by what was captured', async () => {
+    const pi = await paid(1000, '4000000000005555');
+    const res = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 501 });
+    expect(res.body.error.param).toBe('amount');
+    expect((await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id })).body.amount).toBe(500);
+  });
+
+  it('refuses intents that did not succeed', async () => {
+    const open = (await s.call('POST', '/v1/payment-intents', { amount: 100, currency: 'usd', payment_method_types: ['card'] })).body;
+    expect((await s.call('POST', '/v1/refunds', { payment_intent_id: open.id })).status).toBe(409);
+    expect((await s.call('POST', '/v1/refunds', { payment_intent_id: 'pi_nope' })).body.error.param).toBe('payment_intent_id');
+  });
+});
+
+describe('same-day refunds of processor B in-person payments (spec section 8, rules 3 and 4)', () => {
+  async function inPerson(processor: 'A' | 'B') {
+    const reader = s.sandbox.store.db.transaction(() =>
+      registerReader(s.context(), { serial_number: `SN${processor}${Math.random().toString(36).slice(2, 8)}`, processor, model: processor === 'A' ? 'a-handheld' : 'b-mobile', device_type: 'developer' }),
+    );
+    const pm = (await s.call('POST', '/v1/payment-methods', { type: 'card_present', terminal_reader_id: reader.id })).body;
+    const pi = (await s.call('POST', '/v1/payment-intents', { amount: 900, currency: 'usd', payment_method_types: ['card_present'], confirm: true, payment_method_id: pm.id })).body;
+    const done = (await s.call('POST', `/v1/test-helpers/terminal-readers/${reader.id}/present`, { outcome: 'approved' })).body;
+    expect(done.status).toBe('succeeded');
+    return { reader, pi };
+  }
+
+  it('fails clearly, naming the reader, when the reader is offline', async () => {
+    const { reader, pi } = await inPerson('B');
+    const before = s.counts();
+    const res = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('terminal_reader_offline');
+    expect(res.body.error.message).toContain(reader.id);
+    expect(s.counts()).toEqual(before);
+  });
+
+  it('goes through an online reader: charge.refund.pending, then charge.refunded once the reader confirms', async () => {
+    const { reader, pi } = await inPerson('B');
+    const pushed: ReaderAction[] = [];
+    const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: (a) => pushed.push(a) });
+    expect((await s.call('GET', `/v1/terminal-readers/${reader.id}`)).body.status).toBe('online');
+    const res = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 400 });
+    expect(res.body).toMatchObject({ status: 'pending', terminal_reader_id: reader.id });
+    expect(pushed).toEqual([{ type: 'refund_payment', refund_id: res.body.id, payment_intent_id: pi.id, amount: 400, currency: 'usd' }]);
+    expect((await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 501 })).body.error.param).toBe('amount');
+    const confirmed = await s.call('POST', `/v1/test-helpers/terminal-readers/${reader.id}/present`, { outcome: 'approved' });
+    expect(confirmed.body).toMatchObject({ id: res.body.id, status: 'succeeded' });
+    expect(types(pi.id).slice(-2)).toEqual(['charge.refund.pending', 'charge.refunded']);
+    disconnect();
+    expect((await s.call('GET', `/v1/terminal-readers/${reader.id}`)).body.status).toBe('offline');
+  });
+
+  it('needs no reader from the next day on, nor on processor A', async () => {
+    const b = await inPerson('B');
+    const a = await inPerson('A');
+    expect((await s.call('POST', '/v1/refunds', { payment_intent_id: a.pi.id })).body.status).toBe('succeeded');
+    await s.call('POST', '/v1/test-helpers/clock/advance', { to: '2030-01-16' });
+    expect((await s.call('POST', '/v1/refunds', { payment_intent_id: b.pi.id })).body.status).toBe('succeeded');
+  });
+});

@@ -1,0 +1,317 @@
+import { expiryPassed } from '../../domain/cards.js';
+import type { ListQuery } from '../../domain/common.js';
+import type { Customer } from '../../domain/customers.js';
+import { ApiError, invalid, invalidState, missing } from '../../domain/errors.js';
+import type {
+  CaptureMethod,
+  Charge,
+  PaymentIntent,
+  PaymentIntentCancel,
+  PaymentIntentCapture,
+  PaymentIntentConfirm,
+  PaymentIntentCreate,
+  PaymentIntentStatus,
+  PaymentIntentUpdate,
+} from '../../domain/payment-intents.js';
+import type { PaymentMethodType } from '../../domain/payment-methods.js';
+import type { TerminalReader } from '../../domain/terminal-readers.js';
+import { type ChargeResult, chargeOutcomeByKey, type Decline } from '../../domain/test-cards.js';
+import type { ServiceContext } from './context.js';
+import { type StoredPaymentMethod, storedPaymentMethod } from './payment-methods.js';
+import { getReader, pushToReader, setReaderAction } from './terminal-readers.js';
+
+// Spec section 3 and DESIGN section 5. A payment attempt ends in succeeded (automatic
+// capture), requires_capture (manual), requires_action (card_present, sent to the reader)
+// or back in requires_payment_method with last_payment_error.
+
+const CONFIRMABLE: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_confirmation'];
+const CANCELABLE: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_capture', 'requires_action'];
+
+/** Every intent event carries payment_intent_id, and subscription_id for subscription payments. */
+export function intentEventData(intent: PaymentIntent): Record<string, unknown> {
+  return { payment_intent_id: intent.id, ...(intent.subscription_id === null ? {} : { subscription_id: intent.subscription_id }) };
+}
+
+interface NewIntent {
+  amount: number;
+  currency: string;
+  payment_method_types: PaymentMethodType[];
+  capture_method: CaptureMethod;
+  confirm: boolean;
+  payment_method?: StoredPaymentMethod | undefined;
+  customer_id?: string | undefined;
+  subscription_id?: string | undefined;
+  description?: string | undefined;
+  metadata?: Record<string, string> | undefined;
+}
+
+function insertIntent(ctx: ServiceContext, input: NewIntent): PaymentIntent {
+  if (input.customer_id !== undefined) ctx.get<Customer>('customer', input.customer_id, 'customer_id');
+  const pm = input.payment_method;
+  const customerId = input.customer_id ?? pm?.customer_id ?? null;
+  if (pm) checkMethod(ctx, { payment_method_types: input.payment_method_types, capture_method: input.capture_method, customer_id: customerId }, pm);
+  const intent = ctx.create<PaymentIntent>('payment_intent', {
+    status: pm ? 'requires_confirmation' : 'requires_payment_method',
+    amount: input.amount,
+    amount_received: 0,
+    amount_capturable: 0,
+    tip_amount: 0,
+    currency: input.currency,
+    payment_method_types: input.payment_method_types,
+    payment_method_id: pm?.id ?? null,
+    confirm: input.confirm,
+    capture_method: input.capture_method,
+    customer_id: customerId,
+    subscription_id: input.subscription_id ?? null,
+    latest_charge_id: null,
+    last_payment_error: null,
+    next_action: null,
+    description: input.description ?? null,
+    canceled_at: null,
+    cancellation_reason: null,
+    metadata: input.metadata ?? {},
+  });
+  ctx.emit('payment_intent.created', intent, intentEventData(intent));
+  return intent;
+}
+
+/** The method must be of an allowed type, of the intent's customer, and (in person) its reader able to do the capture method. */
+function checkMethod(ctx: ServiceContext, intent: Pick<PaymentIntent, 'payment_method_types' | 'capture_method' | 'customer_id'>, pm: StoredPaymentMethod): void {
+  if (!intent.payment_method_types.includes(pm.type)) {
+    throw invalid('payment_method_id', `Invalid payment_method_id: ${pm.id} is a ${pm.type} payment method, but payment_method_types is [${intent.payment_method_types.join(', ')}].`);
+  }
+  if (pm.customer_id !== null && intent.customer_id !== null && pm.customer_id !== intent.customer_id) {
+    throw invalid('payment_method_id', `Invalid payment_method_id: ${pm.id} is attached to customer ${pm.customer_id}, not ${intent.customer_id}.`);
+  }
+  if (pm.type === 'card_present' && intent.capture_method === 'manual') {
+    const reader = getReader(ctx, pm.terminal_reader_id!, 'payment_method_id');
+    // Spec section 8, rule 5.
+    if (reader.processor === 'B') {
+      throw invalid('capture_method', `Invalid capture_method: manual capture is not supported for in-person payments on processor B readers (${reader.id}); use automatic.`);
+    }
+  }
+}
+
+export function createPaymentIntent(ctx: ServiceContext, body: PaymentIntentCreate): PaymentIntent {
+  const pm = body.payment_method_id === undefined ? undefined : storedPaymentMethod(ctx, body.payment_method_id, 'payment_method_id');
+  const intent = insertIntent(ctx, {
+    amount: body.amount,
+    currency: body.currency,
+    payment_method_types: body.payment_method_types,
+    capture_method: body.capture_method ?? 'automatic',
+    confirm: body.confirm ?? false,
+    payment_method: pm,
+    customer_id: body.customer_id,
+    description: body.description,
+    metadata: body.metadata,
+  });
+  return body.confirm ? declinedThrows(attempt(ctx, intent, pm!)) : intent;
+}
+
+/** Creates and confirms a subscription's payment with its stored method; never throws on a decline. */
+export function createAndConfirmForSubscription(
+  ctx: ServiceContext,
+  input: { amount: number; currency: string; customer_id: string; payment_method_id: string; subscription_id: string; metadata?: Record<string, string> },
+): PaymentIntent {
+  const pm = storedPaymentMethod(ctx, input.payment_method_id, 'payment_method_id');
+  const intent = insertIntent(ctx, {
+    amount: input.amount,
+    currency: input.currency,
+    payment_method_types: [pm.type],
+    capture_method: 'automatic',
+    confirm: true,
+    payment_method: pm,
+    customer_id: input.customer_id,
+    subscription_id: input.subscription_id,
+    metadata: input.metadata,
+  });
+  return attempt(ctx, intent, pm).intent;
+}
+
+export function confirmPaymentIntent(ctx: ServiceContext, id: string, body: PaymentIntentConfirm): PaymentIntent {
+  const intent = getPaymentIntent(ctx, id);
+  requireStatus(intent, CONFIRMABLE, 'confirm');
+  const pmId = body.payment_method_id ?? intent.payment_method_id;
+  if (pmId === null) throw missing('payment_method_id', `Missing required parameter: payment_method_id. Payment intent ${intent.id} has no payment method to confirm with.`);
+  const pm = storedPaymentMethod(ctx, pmId, 'payment_method_id');
+  checkMethod(ctx, intent, pm);
+  return declinedThrows(attempt(ctx, intent, pm));
+}
+
+interface Attempt {
+  intent: PaymentIntent;
+  decline?: Decline;
+}
+
+/** A declined attempt is kept (status requires_payment_method) and answered 402 with the intent. */
+function declinedThrows({ intent, decline }: Attempt): PaymentIntent {
+  if (decline) throw new ApiError(402, decline.code, decline.message, { commit: true, extra: { payment_intent: intent } });
+  return intent;
+}
+
+function attempt(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMethod): Attempt {
+  if (pm.type === 'card_present') return { intent: sendToReader(ctx, intent, pm) };
+  const card = pm.card!;
+  // A stored card may have expired since it was saved (the test clock moves).
+  const result: ChargeResult = expiryPassed(card.exp_month, card.exp_year, ctx.today)
+    ? chargeOutcomeByKey('expired_card', { kind: 'online' }, intent.amount)
+    : chargeOutcomeByKey(pm.outcome!, { kind: 'online' }, intent.amount);
+  return settle(ctx, { ...intent, payment_method_id: pm.id }, pm, result, { tip: 0, reader: null });
+}
+
+/** Spec section 3: confirming a card_present intent sends it to the terminal. */
+function sendToReader(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMethod): PaymentIntent {
+  const reader = getReader(ctx, pm.terminal_reader_id!, 'payment_method_id');
+  if (reader.action !== null && reader.action.payment_intent_id !== intent.id) {
+    throw new ApiError(409, 'terminal_reader_busy', `Terminal reader ${reader.id} is busy with payment intent ${reader.action.payment_intent_id}; cancel that intent or wait for it to finish.`);
+  }
+  setReaderAction(ctx, reader, { type: 'process_payment_intent', payment_intent_id: intent.id });
+  const waiting = ctx.update<PaymentIntent>({
+    ...intent,
+    status: 'requires_action',
+    payment_method_id: pm.id,
+    next_action: { type: 'terminal_reader', terminal_reader_id: reader.id },
+  });
+  ctx.emit('payment_intent.requires_action', waiting, intentEventData(waiting));
+  pushToReader(ctx, reader.id, { type: 'process_payment_intent', payment_intent_id: waiting.id, amount: waiting.amount, currency: waiting.currency });
+  return waiting;
+}
+
+/**
+ * Records the outcome of one attempt: a charge (failed, or succeeded and captured or
+ * authorized) and the intent's new state, with their events.
+ */
+function settle(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMethod, result: ChargeResult, opts: { tip: number; reader: TerminalReader | null }): Attempt {
+  const total = intent.amount + opts.tip;
+  const manual = intent.capture_method === 'manual';
+  const charge = ctx.create<Charge>('charge', {
+    status: result.ok ? 'succeeded' : 'failed',
+    amount: total,
+    amount_authorized: result.ok ? result.captured : 0,
+    amount_captured: result.ok && !manual ? result.captured : 0,
+    amount_refunded: 0,
+    captured: result.ok && !manual,
+    refunded: false,
+    currency: intent.currency,
+    payment_intent_id: intent.id,
+    payment_method_id: pm.id,
+    customer_id: intent.customer_id,
+    subscription_id: intent.subscription_id,
+    failure_code: result.ok ? null : result.code,
+    failure_message: result.ok ? null : result.message,
+    payment_method_details: {
+      type: pm.type,
+      card: pm.card,
+      terminal_reader_id: opts.reader?.id ?? null,
+      processor: opts.reader?.processor ?? null,
+    },
+  });
+  const data = intentEventData(intent);
+  const base = { ...intent, latest_charge_id: charge.id, next_action: null };
+  if (!result.ok) {
+    const failed = ctx.update<PaymentIntent>({
+      ...base,
+      status: 'requires_payment_method',
+      payment_method_id: null,
+      last_payment_error: { type: 'card_error', code: result.code, message: result.message, payment_method_id: pm.id, charge_id: charge.id },
+    });
+    ctx.emit('payment_intent.payment_failed', failed, data);
+    ctx.emit('charge.failed', charge, data);
+    return { intent: failed, decline: result };
+  }
+  if (manual) {
+    const authorized = ctx.update<PaymentIntent>({ ...base, status: 'requires_capture', amount_capturable: result.captured, tip_amount: opts.tip, last_payment_error: null });
+    ctx.emit('payment_intent.amount_capturable_updated', authorized, data);
+    ctx.emit('charge.succeeded', charge, data);
+    return { intent: authorized };
+  }
+  const succeeded = ctx.update<PaymentIntent>({ ...base, status: 'succeeded', amount_received: result.captured, tip_amount: opts.tip, last_payment_error: null });
+  ctx.emit('payment_intent.succeeded', succeeded, data);
+  ctx.emit('charge.succeeded', charge, data);
+  return { intent: succeeded };
+}
+
+/** The reader's answer for the intent it is processing (a card presented, or a decline). */
+export function settleOnReader(ctx: ServiceContext, reader: TerminalReader, intentId: string, result: ChargeResult, tip: number): PaymentIntent {
+  const intent = getPaymentIntent(ctx, intentId);
+  setReaderAction(ctx, reader, null);
+  requireStatus(intent, ['requires_action'], 'complete the reader payment of');
+  const pm = storedPaymentMethod(ctx, intent.payment_method_id!);
+  return settle(ctx, intent, pm, result, { tip, reader }).intent;
+}
+
+export function capturePaymentIntent(ctx: ServiceContext, id: string, body: PaymentIntentCapture): PaymentIntent {
+  const intent = getPaymentIntent(ctx, id);
+  if (intent.status === 'succeeded' && intent.capture_method === 'manual') {
+    throw new ApiError(409, 'invalid_state', `Payment intent ${intent.id} was already captured: a payment intent is captured only once (spec section 8, rule 1).`);
+  }
+  requireStatus(intent, ['requires_capture'], 'capture');
+  const amount = body.amount_to_capture ?? intent.amount_capturable;
+  if (amount > intent.amount_capturable) {
+    throw invalid('amount_to_capture', `Invalid amount_to_capture: it must be at most the authorized amount, ${intent.amount_capturable}.`);
+  }
+  const charge = ctx.get<Charge>('charge', intent.latest_charge_id!);
+  const captured = ctx.update<Charge>({ ...charge, captured: true, amount_captured: amount });
+  const succeeded = ctx.update<PaymentIntent>({ ...intent, status: 'succeeded', amount_received: amount, amount_capturable: 0 });
+  const data = intentEventData(succeeded);
+  ctx.emit('payment_intent.succeeded', succeeded, data);
+  ctx.emit('charge.captured', captured, data);
+  return succeeded;
+}
+
+export function cancelPaymentIntent(ctx: ServiceContext, id: string, body: PaymentIntentCancel): PaymentIntent {
+  const intent = getPaymentIntent(ctx, id);
+  // Spec section 8, rule 2: only before processing or succeeded.
+  requireStatus(intent, CANCELABLE, 'cancel');
+  const data = intentEventData(intent);
+  if (intent.status === 'requires_capture') {
+    // Held funds are reversed: the authorization is released.
+    const charge = ctx.get<Charge>('charge', intent.latest_charge_id!);
+    ctx.emit('charge.canceled', ctx.update<Charge>({ ...charge, status: 'canceled' }), data);
+  }
+  if (intent.status === 'requires_action' && intent.next_action) {
+    const reader = getReader(ctx, intent.next_action.terminal_reader_id);
+    if (reader.action?.payment_intent_id === intent.id) setReaderAction(ctx, reader, null);
+    pushToReader(ctx, reader.id, { type: 'cancel_action', payment_intent_id: intent.id });
+  }
+  const canceled = ctx.update<PaymentIntent>({
+    ...intent,
+    status: 'canceled',
+    amount_capturable: 0,
+    next_action: null,
+    canceled_at: ctx.now,
+    cancellation_reason: body.cancellation_reason ?? null,
+  });
+  ctx.emit('payment_intent.canceled', canceled, data);
+  return canceled;
+}
+
+/** Spec section 4: update, used when the amount changes; only before confirmation. */
+export function updatePaymentIntent(ctx: ServiceContext, id: string, body: PaymentIntentUpdate): PaymentIntent {
+  const intent = getPaymentIntent(ctx, id);
+  requireStatus(intent, CONFIRMABLE, 'update');
+  const updated = ctx.update<PaymentIntent>({
+    ...intent,
+    amount: body.amount ?? intent.amount,
+    description: body.description ?? intent.description,
+    metadata: body.metadata === undefined ? intent.metadata : { ...intent.metadata, ...body.metadata },
+  });
+  ctx.emit('payment_intent.updated', updated, intentEventData(updated));
+  return updated;
+}
+
+function requireStatus(intent: PaymentIntent, allowed: readonly PaymentIntentStatus[], action: string): void {
+  if (!allowed.includes(intent.status)) throw invalidState('payment intent', intent.id, intent.status, action);
+}
+
+export const getPaymentIntent = (ctx: ServiceContext, id: string, param = 'id') => ctx.get<PaymentIntent>('payment_intent', id, param);
+
+export const listPaymentIntents = (
+  ctx: ServiceContext,
+  query: ListQuery & { subscription_id?: string | undefined; customer_id?: string | undefined; status?: PaymentIntentStatus | undefined },
+) =>
+  ctx.list<PaymentIntent>('payment_intent', {
+    limit: query.limit,
+    starting_after: query.starting_after,
+    filters: { subscription_id: query.subscription_id, customer_id: query.customer_id, status: query.status },
+  });
