@@ -20,6 +20,7 @@ export const NOUNS: ReadonlyArray<{ name: string; summary: string; load: () => P
   { name: 'readers', summary: 'Terminal readers: list, get, activate; present a card in the sandbox', load: () => import('./commands/readers/index.js') },
   { name: 'events', summary: 'List, inspect, resend and tail events', load: () => import('./commands/events/index.js') },
   { name: 'webhooks', summary: 'Forward events to a local app (listen) and manage webhook endpoints', load: () => import('./commands/webhooks/index.js') },
+  { name: 'subscriptions', summary: 'Recurring payments: create, update, pause, resume, cancel, retry, and see the schedule', load: () => import('./commands/subscriptions/index.js') },
   { name: 'api', summary: 'Send a raw request to the service with your profile\'s auth', load: () => import('./commands/api/index.js') },
   { name: 'profiles', summary: 'Manage profiles: service URL, account and API key', load: () => import('./commands/profiles/index.js') },
   { name: 'sandbox', summary: 'Run the local sandbox service and its test clock', load: () => import('./commands/sandbox/index.js') },

@@ -24,6 +24,8 @@ export interface CallOptions {
   query?: Record<string, string | number | boolean | undefined>;
   /** Set to replay a write deliberately; otherwise every write gets a fresh key. */
   idempotencyKey?: string;
+  /** Overrides the client's timeout for a request known to be long (0: none). */
+  timeoutMs?: number;
 }
 
 export interface RawResponse {
@@ -90,7 +92,8 @@ export class Client {
       const started = performance.now();
       this.traceRequest(method, url, headers, body, attempt);
       try {
-        const res = await request(url, { method: method.toUpperCase() as 'GET', headers, body, dispatcher: this.agent });
+        const timeouts = options.timeoutMs === undefined ? {} : { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
+        const res = await request(url, { method: method.toUpperCase() as 'GET', headers, body, dispatcher: this.agent, ...timeouts });
         const text = await res.body.text();
         const ms = Math.round(performance.now() - started);
         this.options.trace?.(`< ${res.statusCode} ${method.toUpperCase()} ${url.pathname} (${ms}ms)${res.headers['idempotent-replayed'] ? ' [replayed]' : ''}`);

@@ -72,8 +72,8 @@ export const invalid = (param: string, message: string) =>
   new ApiError(400, 'parameter_invalid', message, { param });
 export const missing = (param: string, message = `${param} is required.`) =>
   new ApiError(400, 'parameter_missing', message, { param });
-export const immutable = (param: string) =>
-  new ApiError(400, 'parameter_immutable', `${param} is immutable after creation.`, { param });
+export const immutable = (param: string, rule = 'is immutable after creation.') =>
+  new ApiError(400, 'parameter_immutable', `${param} ${rule}`, { param });
 export const notFound = (kind: string, id: string, param = 'id') =>
   new ApiError(404, 'resource_missing', `No such ${kind}: '${id}'.`, { param });
 export const invalidState = (kind: string, id: string, status: string, action: string) =>
@@ -104,6 +104,7 @@ export function fromZodError(error: z.ZodError): ApiError {
     return new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}.`, { param });
   }
   const param = path.join('.');
+  if (issue.code === 'custom' && issue.params?.immutable === true) return immutable(param, `${issue.message}.`);
   if (isMissingIssue(issue)) {
     return missing(param || 'body', `Missing required parameter: ${param || 'body'}.`);
   }

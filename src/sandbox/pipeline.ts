@@ -26,16 +26,19 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
  * The request pipeline, one fixed sequence: authenticate → parse → (replay) → act in
  * one transaction → record for idempotency → respond. A rejected request throws before
  * or inside the transaction, so it changes nothing; a declined payment (an ApiError with
- * `commit`) keeps its changes and is replayed like a success.
+ * `commit`) keeps its changes and is replayed like a success. A handler with
+ * `ownTransactions` (a long clock advance) commits its own steps: it runs between the
+ * replay check and the record, outside a request transaction.
  */
 export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined>(
   app: FastifyInstance,
   sandbox: Sandbox,
   name: EndpointName,
-  schemas: { body?: BS; query?: QS },
+  schemas: { body?: BS; query?: QS; ownTransactions?: boolean },
   handler: (ctx: ServiceContext, input: RouteInput<Parsed<BS>, Parsed<QS>>) => unknown,
 ): void {
   const { method, path } = endpoints[name];
+  const db = sandbox.store.db;
   app.route({
     method,
     url: fastifyPath(path),
@@ -49,37 +52,59 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
       };
       if (!schemas.body && isWrite(method)) rejectUnexpectedBody(request.body);
       const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
-      const { status, body, replayed } = sandbox.store.db.transaction(() => {
-        const ctx = sandbox.context(account);
-        if (key !== undefined) {
-          const stored = sandbox.store.idempotency.find(account.id, key);
-          if (stored && Date.parse(ctx.now) - Date.parse(stored.created) < DAY_MS) {
-            if (stored.method !== method || stored.path !== request.url.split('?')[0] || stored.body_hash !== hashBody(request.body)) {
-              throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new request.`);
-            }
-            return { status: stored.status, body: JSON.parse(stored.response) as unknown, replayed: true };
-          }
+      const requestPath = request.url.split('?')[0]!;
+      const bodyHash = key === undefined ? '' : hashBody(request.body);
+
+      const replay = (ctx: ServiceContext): Outcome | undefined => {
+        if (key === undefined) return undefined;
+        const stored = sandbox.store.idempotency.find(account.id, key);
+        if (!stored || Date.parse(ctx.now) - Date.parse(stored.created) >= DAY_MS) return undefined;
+        if (stored.method !== method || stored.path !== requestPath || stored.body_hash !== bodyHash) {
+          throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new request.`);
         }
+        return { status: stored.status, body: JSON.parse(stored.response) as unknown, replayed: true };
+      };
+      const act = (ctx: ServiceContext): Outcome => {
         const outcome = keepingDeclines(() => handler(ctx, input));
-        const result = 'declined' in outcome
-          ? { status: outcome.declined.status, body: outcome.declined.toBody() as unknown }
-          : { status: 200, body: outcome.value };
+        return 'declined' in outcome
+          ? { status: outcome.declined.status, body: outcome.declined.toBody(), replayed: false }
+          : { status: 200, body: outcome.value, replayed: false };
+      };
+      const record = (ctx: ServiceContext, outcome: Outcome): Outcome => {
         if (key !== undefined) {
           sandbox.store.idempotency.save(account.id, key, {
             method,
-            path: request.url.split('?')[0]!,
-            body_hash: hashBody(request.body),
-            status: result.status,
-            response: JSON.stringify(result.body),
+            path: requestPath,
+            body_hash: bodyHash,
+            status: outcome.status,
+            response: JSON.stringify(outcome.body),
             created: ctx.now,
           });
         }
-        return { ...result, replayed: false };
-      });
-      if (replayed) reply.header('Idempotent-Replayed', 'true');
-      return reply.code(status).send(body);
+        return outcome;
+      };
+
+      let outcome: Outcome;
+      if (schemas.ownTransactions) {
+        const ctx = sandbox.context(account);
+        outcome = db.transaction(() => replay(ctx)) ?? act(ctx);
+        if (!outcome.replayed) db.transaction(() => record(sandbox.context(account), outcome));
+      } else {
+        outcome = db.transaction(() => {
+          const ctx = sandbox.context(account);
+          return replay(ctx) ?? record(ctx, act(ctx));
+        });
+      }
+      if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(outcome.status).send(outcome.body);
     },
   });
+}
+
+interface Outcome {
+  status: number;
+  body: unknown;
+  replayed: boolean;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { TestClock, isoNow } from './clock.js';
 import type { DeliveryTiming } from './events/delivery.js';
 import { ReaderConnections } from './hub/readers.js';
+import { billing } from './services/billing.js';
 import { ServiceContext } from './services/context.js';
 import type { Account } from './store/accounts.js';
 import { Store } from './store/index.js';
@@ -28,6 +29,8 @@ export class Sandbox {
   constructor(readonly options: SandboxOptions) {
     this.store = new Store(options.db);
     this.clock = new TestClock(this.store);
+    // Everything that comes due with the test clock is registered here.
+    this.clock.register(billing);
   }
 
   context(account: Account, now = this.clock.now(account.id)): ServiceContext {

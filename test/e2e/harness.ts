@@ -45,9 +45,14 @@ export interface SandboxHandle {
   http(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   /** Starts a long-running `pay` command (listen, tail) against this sandbox. */
   spawn(args: string[], options?: { env?: Record<string, string | undefined> }): PayProcess;
-  /** Stops the sandbox process and starts it again on the same port, config dir and database. */
-  restart(): Promise<void>;
   stop(): Promise<void>;
+  /** SIGKILLs the sandbox process, as a crash: no cleanup runs. */
+  kill(): Promise<void>;
+  /**
+   * Stops the sandbox process if it still runs (SIGTERM), then starts a new one on the
+   * same port, database and config dir; the handle then talks to it.
+   */
+  restart(): Promise<void>;
 }
 
 /** A running `pay` process whose output is read as it comes. */
@@ -128,28 +133,17 @@ export async function startSandbox(options: { clock?: string; db?: string; args?
   const account = `acct_e2e${process.pid}x${++counter}`;
   const apiKey = `sk_test_e2e_${process.pid}_${counter}_abcdefghijklmnopqrstuvwxyz`;
   const env = baseEnv(configDir, { PAY_SANDBOX_ACCOUNT: account, PAY_SANDBOX_API_KEY: apiKey, ...options.env });
-  const launch = async (port: string) => {
-    const args = [PAY_BIN, 'sandbox', 'start', '--port', port, '--json'];
-    args.push(...(options.db ? ['--db', options.db] : ['--memory']));
-    if (options.clock) args.push('--clock', options.clock);
-    args.push(...(options.args ?? []));
-    const child: ResultPromise = execa(process.execPath, args, { env, extendEnv: false, reject: false, buffer: false, stdin: 'ignore' });
-    const ready = await new Promise<{ base_url: string; account: string; pid: number }>((resolve, reject) => {
-      let buffer = '';
-      let stderr = '';
-      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        const nl = buffer.indexOf('\n');
-        if (nl !== -1) resolve(JSON.parse(buffer.slice(0, nl)));
-      });
-      void child.then((r) => reject(new Error(`sandbox exited (${r.exitCode}) before ready: ${stderr}`)));
-    });
-    return { child, ready };
-  };
-  let { child, ready } = await launch('0');
+  const args = (port: string) => [
+    PAY_BIN, 'sandbox', 'start', '--port', port, '--json',
+    ...(options.db ? ['--db', options.db] : ['--memory']),
+    ...(options.clock ? ['--clock', options.clock] : []),
+    ...(options.args ?? []),
+  ];
+  let current = await spawnSandbox(args('0'), env);
   const handle: SandboxHandle = {
-    baseUrl: ready.base_url,
+    get baseUrl() {
+      return current.ready.base_url;
+    },
     account,
     apiKey,
     configDir,
@@ -161,7 +155,7 @@ export async function startSandbox(options: { clock?: string; db?: string; args?
       return JSON.parse(result.stdout);
     },
     async http(method, path, body, headers = {}) {
-      const res = await fetch(new URL(path, ready.base_url), {
+      const res = await fetch(new URL(path, current.ready.base_url), {
         method,
         headers: { 'pay-account': account, 'pay-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -176,16 +170,36 @@ export async function startSandbox(options: { clock?: string; db?: string; args?
       return { status: res.status, body: parsed, headers: res.headers };
     },
     spawn: (a, o = {}) => spawnPay(a, { ...env, ...o.env }),
-    async restart() {
-      child.kill('SIGTERM');
-      await child;
-      ({ child, ready } = await launch(new URL(ready.base_url).port));
-    },
     async stop() {
-      child.kill('SIGTERM');
-      await child;
+      current.child.kill('SIGTERM');
+      await current.child;
       rmSync(configDir, { recursive: true, force: true });
+    },
+    async kill() {
+      current.child.kill('SIGKILL');
+      await current.child;
+    },
+    async restart() {
+      current.child.kill('SIGTERM');
+      await current.child;
+      current = await spawnSandbox(args(new URL(current.ready.base_url).port), env);
     },
   };
   return handle;
+}
+
+async function spawnSandbox(args: string[], env: Record<string, string | undefined>): Promise<{ child: ResultPromise; ready: { base_url: string } }> {
+  const child: ResultPromise = execa(process.execPath, args, { env, extendEnv: false, reject: false, buffer: false, stdin: 'ignore' });
+  const ready = await new Promise<{ base_url: string; account: string; pid: number }>((resolve, reject) => {
+    let buffer = '';
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const nl = buffer.indexOf('\n');
+      if (nl !== -1) resolve(JSON.parse(buffer.slice(0, nl)));
+    });
+    void child.then((r) => reject(new Error(`sandbox exited (${r.exitCode}) before ready: ${stderr}`)));
+  });
+  return { child, ready };
 }

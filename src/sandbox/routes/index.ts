@@ -7,6 +7,7 @@ import { eventRoutes } from './events.js';
 import { paymentIntentRoutes } from './payment-intents.js';
 import { paymentMethodRoutes } from './payment-methods.js';
 import { refundRoutes } from './refunds.js';
+import { subscriptionRoutes } from './subscriptions.js';
 import { terminalReaderRoutes } from './terminal-readers.js';
 import { testHelperRoutes } from './test-helpers.js';
 import { webhookEndpointRoutes } from './webhook-endpoints.js';
@@ -20,6 +21,7 @@ export function registerRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   checkoutRoutes(app, sandbox);
   checkoutPageRoutes(app, sandbox);
   terminalReaderRoutes(app, sandbox);
+  subscriptionRoutes(app, sandbox);
   testHelperRoutes(app, sandbox);
   eventRoutes(app, sandbox);
   webhookEndpointRoutes(app, sandbox);

@@ -1,4 +1,5 @@
 import { AccountStore } from './accounts.js';
+import { BillingQueries } from './billing.js';
 import { Database } from './db.js';
 import { IdempotencyStore } from './idempotency.js';
 import { ObjectStore } from './objects.js';
@@ -15,6 +16,7 @@ export class Store {
   readonly idempotency: IdempotencyStore;
   readonly deliveries: DeliveryStore;
   readonly listenCursors: ListenCursors;
+  readonly billing: BillingQueries;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -24,6 +26,7 @@ export class Store {
     this.idempotency = new IdempotencyStore(this.db);
     this.deliveries = new DeliveryStore(this.db);
     this.listenCursors = new ListenCursors(this.db);
+    this.billing = new BillingQueries(this.db);
   }
 
   /** Erases an account's objects, events, deliveries, cursors and idempotency records; keeps its keys. */

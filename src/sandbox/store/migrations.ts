@@ -76,4 +76,12 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account, listener)
   );
   `,
+  // 3: what the billing engine asks at every clock step: the earliest payment due and the
+  // earliest cancel_at of a subscription still running.
+  `
+  CREATE INDEX subscriptions_by_next_payment ON objects(account, json_extract(data, '$.next_payment_at'))
+    WHERE kind = 'subscription' AND json_extract(data, '$.next_payment_at') IS NOT NULL;
+  CREATE INDEX subscriptions_by_cancel_at ON objects(account, json_extract(data, '$.cancel_at'))
+    WHERE kind = 'subscription' AND json_extract(data, '$.status') <> 'canceled' AND json_extract(data, '$.cancel_at') IS NOT NULL;
+  `,
 ];

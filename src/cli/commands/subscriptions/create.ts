@@ -1,0 +1,129 @@
+import type { Command } from 'commander';
+import type { Client } from '../../../client/client.js';
+import type { ListPage } from '../../../domain/common.js';
+import type { Customer } from '../../../domain/customers.js';
+import type { PaymentMethod } from '../../../domain/payment-methods.js';
+import { INTERVAL_UNITS } from '../../../domain/schedule.js';
+import { scheduledDates, type Subscription, SubscriptionCreate, SubscriptionFields } from '../../../domain/subscriptions.js';
+import { CancelError, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { checkedBody, intArg, keyValueArg, withExamples } from '../../flags.js';
+import { intervalText, subscriptionFlag } from './view.js';
+
+type Fields = { [K in keyof SubscriptionCreate]?: unknown };
+
+export interface CreateOptions {
+  /** As given by flags; what is missing is asked for at a TTY. */
+  fields: Fields;
+  yes: boolean;
+}
+
+interface CreateFlags {
+  customer?: string;
+  paymentMethod?: string;
+  price?: number;
+  currency?: string;
+  billingCycleAnchor?: string;
+  intervalUnit?: string;
+  intervalCount?: number;
+  cancelAt?: string;
+  platformFeeAmount?: number;
+  metadata?: Record<string, string>;
+  yes: boolean;
+}
+
+export function define(noun: Command, f: Factory): void {
+  const command = noun
+    .command('create')
+    .description('Create a subscription: a stored card charged on a schedule from billing_cycle_anchor (asks for what is missing at a TTY)')
+    .option('--customer <id>', 'Customer to charge (cus_…); fixed for the subscription\'s life')
+    .option('--payment-method <id>', 'Card payment method attached to that customer (pm_…)')
+    .option('--price <amount>', 'Amount charged each cycle, in minor units (1500 = 15.00)', intArg)
+    .option('--currency <code>', 'Three-letter currency code (default usd)')
+    .option('--billing-cycle-anchor <date>', 'Date of the first payment, YYYY-MM-DD (today or later); fixes the schedule')
+    .option('--interval-unit <unit>', 'week, month or year')
+    .option('--interval-count <n>', 'Number of interval units between payments', intArg)
+    .option('--cancel-at <date>', 'Cancel on this date (YYYY-MM-DD), after the anchor; the anchor\'s next day makes a single future payment')
+    .option('--platform-fee-amount <amount>', 'Platform fee in minor units, at most the price', intArg)
+    .option('--metadata <key=value>', 'Metadata pair (repeatable)', keyValueArg)
+    .option('-y, --yes', 'Create without showing the schedule and asking for confirmation', false)
+    .action(async (flags: CreateFlags) => {
+      const fields: Fields = {
+        customer_id: flags.customer,
+        payment_method_id: flags.paymentMethod,
+        price: flags.price,
+        currency: flags.currency,
+        billing_cycle_anchor: flags.billingCycleAnchor,
+        interval_unit: flags.intervalUnit,
+        interval_count: flags.intervalCount,
+        cancel_at: flags.cancelAt,
+        platform_fee_amount: flags.platformFeeAmount,
+        metadata: flags.metadata,
+      };
+      await run({ fields, yes: flags.yes }, f);
+    });
+  withExamples(
+    command,
+    'pay subscriptions create            # at a TTY: pick the customer and card, see the first dates, confirm',
+    'pay subscriptions create --customer cus_123 --payment-method pm_456 --price 1500 --billing-cycle-anchor 2030-01-31 --interval-unit month --interval-count 1 --yes',
+    'pay subscriptions create --customer cus_123 --payment-method pm_456 --price 5000 --billing-cycle-anchor 2030-03-01 --interval-unit month --interval-count 1 --cancel-at 2030-03-02   # one future payment',
+  );
+}
+
+export async function run(options: CreateOptions, f: Factory): Promise<Subscription> {
+  // Bad values are usage errors before any prompt or request.
+  checkedBody(SubscriptionFields.partial(), options.fields, subscriptionFlag);
+  const fields = f.io.canPrompt ? await askMissing(options.fields, f) : options.fields;
+  const body = checkedBody(SubscriptionCreate, fields, subscriptionFlag);
+  if (f.io.canPrompt && !options.yes) {
+    f.io.info(`${body.price} ${body.currency ?? 'usd'} ${intervalText(body)} from ${body.billing_cycle_anchor}${body.cancel_at ? `, until it cancels on ${body.cancel_at}` : ''}. First due dates:`);
+    // A preview, not data: on stderr, so --json output stays the created subscription alone.
+    scheduledDates({ ...body, cancel_at: body.cancel_at ?? null }, 5).forEach((date, i) => f.io.info(`  ${i + 1}  ${date}`));
+    if (!(await f.io.confirm('Create this subscription?', true))) throw new CancelError('No subscription created.');
+  }
+  const client = await f.client();
+  const subscription = await client.call<Subscription>('subscriptions.create', { body });
+  if (f.io.human) f.io.success(`Created subscription ${subscription.id}: ${subscription.status}, first payment ${subscription.next_payment_at}`);
+  f.io.printObject(subscription);
+  return subscription;
+}
+
+async function askMissing(given: Fields, f: Factory): Promise<Fields> {
+  const fields = { ...given };
+  const client = await f.client();
+  fields.customer_id ??= await chooseCustomer(client, f);
+  fields.payment_method_id ??= await choosePaymentMethod(client, f, String(fields.customer_id));
+  const check = (field: keyof typeof SubscriptionFields.shape, toValue: (text: string) => unknown) => (text: string) => {
+    const result = SubscriptionFields.shape[field].safeParse(toValue(text));
+    return result.success || result.error.issues[0]!.message;
+  };
+  const number = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text) : text);
+  if (fields.price === undefined) {
+    fields.price = Number(await f.io.ask('--price', 'Price each cycle, in minor units (1500 = 15.00)', { validate: check('price', number) }));
+  }
+  fields.billing_cycle_anchor ??= await f.io.ask('--billing-cycle-anchor', 'Date of the first payment (YYYY-MM-DD)', { validate: check('billing_cycle_anchor', String) });
+  fields.interval_unit ??= await f.io.choose('--interval-unit', 'Interval unit', INTERVAL_UNITS.map((unit) => ({ name: unit, value: unit })));
+  if (fields.interval_count === undefined) {
+    fields.interval_count = Number(await f.io.ask('--interval-count', `Number of ${String(fields.interval_unit)}s between payments`, { default: '1', validate: check('interval_count', number) }));
+  }
+  return fields;
+}
+
+async function chooseCustomer(client: Client, f: Factory): Promise<string> {
+  f.io.requirePrompt('--customer', 'the customer');
+  const page = await client.call<ListPage<Customer>>('customers.list', { query: { limit: 100 } });
+  if (page.data.length === 0) throw new UsageError('No customers yet: create one first with pay customers create.');
+  const name = (c: Customer) => [c.email, [c.first_name, c.last_name].filter(Boolean).join(' ')].filter(Boolean).join('  ');
+  return f.io.choose('--customer', 'Customer', page.data.map((c) => ({ name: `${c.id}  ${name(c)}`.trimEnd(), value: c.id })));
+}
+
+async function choosePaymentMethod(client: Client, f: Factory, customer: string): Promise<string> {
+  f.io.requirePrompt('--payment-method', 'the payment method');
+  const page = await client.call<ListPage<PaymentMethod>>('payment_methods.list', { query: { limit: 100, customer_id: customer } });
+  const cards = page.data.filter((pm) => pm.type === 'card' && pm.card);
+  if (cards.length === 0) {
+    throw new UsageError(`Customer ${customer} has no card attached: create one with pay payment-methods create and attach it with pay payment-methods attach.`);
+  }
+  const label = (pm: PaymentMethod) => `${pm.id}  ${pm.card!.brand} •••• ${pm.card!.last4}  exp ${String(pm.card!.exp_month).padStart(2, '0')}/${pm.card!.exp_year}`;
+  return f.io.choose('--payment-method', 'Payment method', cards.map((pm) => ({ name: label(pm), value: pm.id })));
+}

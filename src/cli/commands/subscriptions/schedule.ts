@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { dateOf, firstIndexOnOrAfter } from '../../../domain/schedule.js';
+import { scheduledDates, type Subscription } from '../../../domain/subscriptions.js';
+import type { TestClockObject } from '../../../domain/test-helpers.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { intArg, withExamples } from '../../flags.js';
+
+export interface ScheduleOptions {
+  id: string;
+  count: number;
+}
+
+export function define(noun: Command, f: Factory): void {
+  const command = noun
+    .command('schedule')
+    .description('Print the upcoming due dates of a subscription, computed from its anchor (none once canceled)')
+    .argument('<id>', 'Subscription id (sub_…)')
+    .option('--count <n>', 'How many dates, 1 to 1000', intArg, 5)
+    .action(async (id: string, flags: { count: number }) => {
+      await run({ id, count: flags.count }, f);
+    });
+  withExamples(command, 'pay subscriptions schedule sub_123', 'pay subscriptions schedule sub_123 --count 12 --json');
+}
+
+export async function run(options: ScheduleOptions, f: Factory): Promise<string[]> {
+  if (options.count < 1 || options.count > 1000) throw new UsageError('Invalid --count: must be from 1 to 1000.');
+  const client = await f.client();
+  const s = await client.call<Subscription>('subscriptions.get', { params: { id: options.id } });
+  const from = await firstUpcoming(s, f);
+  const dates = from === undefined ? [] : scheduledDates(s, options.count, from);
+  if (f.io.human && s.next_payment_at === null && s.status !== 'canceled') {
+    f.io.warn(`${s.id} is ${s.status}: no payment is attempted until it is ${s.status === 'paused' ? 'resumed' : 'retried'}.`);
+  }
+  const rows = dates.map((date, i) => ({ payment: from! + i + 1, date }));
+  f.io.printList(rows, [
+    { header: 'PAYMENT', value: (r) => r.payment },
+    { header: 'DUE DATE', value: (r) => r.date },
+  ], { object: 'list', subscription_id: s.id, status: s.status, data: rows });
+  return dates;
+}
+
+/** Index of the next due date: next_payment_at's, else (paused, past_due) the first after the clock's today. */
+async function firstUpcoming(s: Subscription, f: Factory): Promise<number | undefined> {
+  if (s.status === 'canceled') return undefined;
+  let from = s.next_payment_at === null ? undefined : dateOf(s.next_payment_at);
+  if (from === undefined) {
+    const profile = await f.profile();
+    const client = await f.client();
+    // Only the sandbox has a test clock; a real service runs on real time.
+    const now = profile.sandbox ? (await client.call<TestClockObject>('test_helpers.clock')).now : new Date().toISOString();
+    from = dateOf(new Date(Date.parse(now) + 86_400_000).toISOString());
+  }
+  return firstIndexOnOrAfter(s.billing_cycle_anchor, s.interval_unit, s.interval_count, from);
+}

@@ -1,0 +1,91 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addDays, dueInstant } from '../domain/schedule.js';
+import { type DueWork, TestClock } from './clock.js';
+import { ReaderConnections } from './hub/readers.js';
+import { ServiceContext } from './services/context.js';
+import type { Account } from './store/accounts.js';
+import { Store } from './store/index.js';
+
+/** Due work over a fixed list of instants, remembering when each ran and at what step. */
+class ListedWork implements DueWork {
+  readonly ran: Array<{ due: string; at: string }> = [];
+  private readonly pending: string[];
+  constructor(due: string[]) {
+    this.pending = [...due];
+  }
+  nextDue(): string | undefined {
+    return this.pending[0];
+  }
+  run(ctx: ServiceContext): void {
+    while (this.pending[0] !== undefined && Date.parse(this.pending[0]) <= Date.parse(ctx.now)) {
+      this.ran.push({ due: this.pending.shift()!, at: ctx.now });
+    }
+  }
+}
+
+let store: Store;
+let clock: TestClock;
+let account: Account;
+const ctxFor = (now: string) => new ServiceContext(store, account, now, new ReaderConnections());
+
+beforeEach(() => {
+  store = new Store(':memory:');
+  clock = new TestClock(store);
+  account = store.db.transaction(() => store.accounts.upsert({ apiKey: 'sk_test_clock_unit_test_key', clockNow: '2030-01-01T00:00:00Z' }));
+});
+afterEach(() => store.close());
+
+describe('TestClock.advance', () => {
+  it('runs each due instant at that instant, in order, across works', () => {
+    const a = new ListedWork(['2030-01-03T00:00:00Z', '2030-01-10T00:00:00Z']);
+    const b = new ListedWork(['2030-01-05T00:00:00Z', '2030-02-01T00:00:00Z']);
+    clock.register(a);
+    clock.register(b);
+    clock.advance(ctxFor, '2030-01-20T12:00:00Z');
+    expect(a.ran).toEqual([
+      { due: '2030-01-03T00:00:00Z', at: '2030-01-03T00:00:00Z' },
+      { due: '2030-01-10T00:00:00Z', at: '2030-01-10T00:00:00Z' },
+    ]);
+    expect(b.ran).toEqual([{ due: '2030-01-05T00:00:00Z', at: '2030-01-05T00:00:00Z' }]);
+    expect(clock.now(account.id)).toBe('2030-01-20T12:00:00Z');
+  });
+
+  it('runs work already overdue at once, at the current instant', () => {
+    store.accounts.setClockNow(account.id, '2030-01-01T09:30:00Z');
+    const work = new ListedWork(['2030-01-01T00:00:00Z', '2030-01-02T00:00:00Z']);
+    clock.register(work);
+    clock.advance(ctxFor, '2030-01-01T09:30:00Z');
+    expect(work.ran).toEqual([{ due: '2030-01-01T00:00:00Z', at: '2030-01-01T09:30:00Z' }]);
+    clock.advance(ctxFor, '2030-01-03T00:00:00Z');
+    expect(work.ran.at(-1)).toEqual({ due: '2030-01-02T00:00:00Z', at: '2030-01-02T00:00:00Z' });
+  });
+
+  it('refuses to go backwards and changes nothing', () => {
+    const work = new ListedWork(['2030-01-02T00:00:00Z']);
+    clock.register(work);
+    expect(() => clock.advance(ctxFor, '2029-12-31T00:00:00Z')).toThrow(/cannot go backwards/);
+    expect(work.ran).toEqual([]);
+    expect(clock.now(account.id)).toBe('2030-01-01T00:00:00Z');
+  });
+
+  it('commits each step with its clock move, so a failure keeps the steps before it', () => {
+    const days = Array.from({ length: 5 }, (_, i) => dueInstant(addDays('2030-01-02', i)));
+    const work = new ListedWork(days);
+    clock.register(work);
+    clock.register({
+      nextDue: () => undefined,
+      run: (ctx) => {
+        if (ctx.now === days[3]) throw new Error('crash at the fourth step');
+        store.objects.insert(account.id, { id: `cus_${ctx.today.replaceAll('-', '')}`, object: 'customer', created: ctx.now, livemode: false });
+      },
+    });
+    expect(() => clock.advance(ctxFor, '2030-02-01T00:00:00Z')).toThrow(/fourth step/);
+    expect(clock.now(account.id)).toBe(days[2]);
+    expect(store.objects.list(account.id, 'customer', { limit: 10 }).data.map((c) => c.created)).toEqual(days.slice(0, 3).reverse());
+  });
+
+  it('stops instead of looping when due work does not complete', () => {
+    clock.register({ nextDue: () => '2030-01-01T00:00:00Z', run: () => {} });
+    expect(() => clock.advance(ctxFor, '2030-01-05T00:00:00Z')).toThrow(/did not complete/);
+  });
+});

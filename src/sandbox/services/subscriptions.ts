@@ -1,0 +1,176 @@
+import { ApiError, invalid, invalidState } from '../../domain/errors.js';
+import type { PaymentIntent } from '../../domain/payment-intents.js';
+import type { PaymentMethod } from '../../domain/payment-methods.js';
+import { addDays, compareDates, dateOf, dueDate, dueInstant, firstIndexOnOrAfter } from '../../domain/schedule.js';
+import {
+  statusAfterPayment,
+  type Subscription,
+  type SubscriptionCreate,
+  type SubscriptionListQuery,
+  type SubscriptionStatus,
+  type SubscriptionUpdate,
+} from '../../domain/subscriptions.js';
+import type { ServiceContext } from './context.js';
+import type { Customer } from '../../domain/customers.js';
+import { createAndConfirmForSubscription } from './payment-intents.js';
+
+// The subscription state machine of spec section 3 with DESIGN section 5's decisions.
+// next_payment_at is set exactly when an automatic attempt is scheduled (pending,
+// active): the billing engine finds due work by it.
+
+export function createSubscription(ctx: ServiceContext, input: SubscriptionCreate): Subscription {
+  ctx.get<Customer>('customer', input.customer_id, 'customer_id');
+  attachedMethod(ctx, input.payment_method_id, input.customer_id);
+  if (compareDates(input.billing_cycle_anchor, ctx.today) < 0) {
+    throw invalid('billing_cycle_anchor', `Invalid billing_cycle_anchor: it is the date of the first payment and must be today (${ctx.today}) or later.`);
+  }
+  const subscription = ctx.create<Subscription>('subscription', {
+    customer_id: input.customer_id,
+    payment_method_id: input.payment_method_id,
+    price: input.price,
+    currency: input.currency ?? 'usd',
+    billing_cycle_anchor: input.billing_cycle_anchor,
+    interval_unit: input.interval_unit,
+    interval_count: input.interval_count,
+    platform_fee_amount: input.platform_fee_amount ?? null,
+    metadata: input.metadata ?? {},
+    cancel_at: input.cancel_at ?? null,
+    status: 'pending',
+    next_payment_at: dueInstant(input.billing_cycle_anchor),
+    latest_payment_intent_id: null,
+    canceled_at: null,
+  });
+  ctx.emit('subscription.created', subscription);
+  return subscription;
+}
+
+export const getSubscription = (ctx: ServiceContext, id: string) => ctx.get<Subscription>('subscription', id);
+
+export const listSubscriptions = (ctx: ServiceContext, query: SubscriptionListQuery) =>
+  ctx.list<Subscription>('subscription', {
+    limit: query.limit,
+    starting_after: query.starting_after,
+    filters: { status: query.status, customer_id: query.customer_id },
+  });
+
+/** Changes what may change; metadata is merged, and an empty value removes its key. */
+export function updateSubscription(ctx: ServiceContext, id: string, input: SubscriptionUpdate): Subscription {
+  const subscription = inStatus(ctx, id, ['pending', 'active', 'past_due', 'paused'], 'update');
+  if (input.payment_method_id !== undefined) attachedMethod(ctx, input.payment_method_id, subscription.customer_id);
+  if (input.platform_fee_amount != null && input.platform_fee_amount > subscription.price) {
+    throw invalid('platform_fee_amount', `Invalid platform_fee_amount: must not exceed price (${subscription.price}).`);
+  }
+  if (input.cancel_at != null) {
+    const after = compareDates(subscription.billing_cycle_anchor, ctx.today) > 0 ? subscription.billing_cycle_anchor : ctx.today;
+    if (compareDates(input.cancel_at, after) <= 0) {
+      throw invalid('cancel_at', `Invalid cancel_at: must be after ${after} (the later of billing_cycle_anchor and today); to stop now, cancel the subscription.`);
+    }
+  }
+  const metadata = { ...subscription.metadata, ...input.metadata };
+  for (const [key, value] of Object.entries(metadata)) if (value === '') delete metadata[key];
+  return changed(ctx, {
+    ...subscription,
+    payment_method_id: input.payment_method_id ?? subscription.payment_method_id,
+    platform_fee_amount: input.platform_fee_amount === undefined ? subscription.platform_fee_amount : input.platform_fee_amount,
+    cancel_at: input.cancel_at === undefined ? subscription.cancel_at : input.cancel_at,
+    metadata,
+  });
+}
+
+/** active → paused: no payment is attempted until resumed. */
+export function pauseSubscription(ctx: ServiceContext, id: string): Subscription {
+  const subscription = inStatus(ctx, id, ['active'], 'pause');
+  return changed(ctx, { ...subscription, status: 'paused', next_payment_at: null });
+}
+
+/** paused → active; due dates that passed while paused are skipped, never charged later. */
+export function resumeSubscription(ctx: ServiceContext, id: string): Subscription {
+  const subscription = inStatus(ctx, id, ['paused'], 'resume');
+  return changed(ctx, { ...subscription, status: 'active', next_payment_at: nextPaymentAfter(subscription, ctx.today) });
+}
+
+/** Any status → canceled, permanently; canceling a canceled subscription changes nothing. */
+export function cancelSubscription(ctx: ServiceContext, id: string): Subscription {
+  const subscription = getSubscription(ctx, id);
+  return subscription.status === 'canceled' ? subscription : cancelNow(ctx, subscription);
+}
+
+/** Billing engine: cancel_at reached. */
+export function cancelNow(ctx: ServiceContext, subscription: Subscription): Subscription {
+  const canceled = ctx.update<Subscription>({ ...subscription, status: 'canceled', next_payment_at: null, canceled_at: ctx.now });
+  ctx.emit('subscription.canceled', canceled);
+  return canceled;
+}
+
+/**
+ * past_due → a new payment attempt with the current payment method; the outcome follows
+ * its intent. A decline is answered 402 but kept, like any declined attempt.
+ */
+export function retrySubscription(ctx: ServiceContext, id: string): Subscription {
+  const subscription = inStatus(ctx, id, ['past_due'], 'retry');
+  const { subscription: after, intent } = attemptPayment(ctx, subscription, ctx.today);
+  if (intent.status === 'succeeded') return after;
+  const error = intent.last_payment_error;
+  throw new ApiError(402, error?.code ?? 'card_declined', error?.message ?? 'The payment was declined.', {
+    commit: true,
+    extra: { payment_intent: intent, subscription: after },
+  });
+}
+
+/** Billing engine: the payment due at next_payment_at. */
+export function chargeScheduledPayment(ctx: ServiceContext, subscription: Subscription): Subscription {
+  return attemptPayment(ctx, subscription, dateOf(subscription.next_payment_at!)).subscription;
+}
+
+/**
+ * One generated payment intent and the outcome mapping of spec section 3; on success the
+ * next automatic payment is the first due date after `paidFor`.
+ */
+function attemptPayment(ctx: ServiceContext, subscription: Subscription, paidFor: string): { subscription: Subscription; intent: PaymentIntent } {
+  const intent = createAndConfirmForSubscription(ctx, {
+    amount: subscription.price,
+    currency: subscription.currency,
+    customer_id: subscription.customer_id,
+    payment_method_id: subscription.payment_method_id,
+    subscription_id: subscription.id,
+    metadata: subscription.metadata,
+  });
+  const status = statusAfterPayment(intent.status);
+  const after = changed(ctx, {
+    ...subscription,
+    status,
+    next_payment_at: status === 'active' ? nextPaymentAfter(subscription, paidFor) : null,
+    latest_payment_intent_id: intent.id,
+  });
+  return { subscription: after, intent };
+}
+
+/** The instant of the first due date strictly after `date`, always from the anchor. */
+function nextPaymentAfter(s: Subscription, date: string): string {
+  const k = firstIndexOnOrAfter(s.billing_cycle_anchor, s.interval_unit, s.interval_count, addDays(date, 1));
+  return dueInstant(dueDate(s.billing_cycle_anchor, s.interval_unit, s.interval_count, k));
+}
+
+function changed(ctx: ServiceContext, subscription: Subscription): Subscription {
+  const updated = ctx.update(subscription);
+  ctx.emit('subscription.updated', updated);
+  return updated;
+}
+
+function inStatus(ctx: ServiceContext, id: string, allowed: SubscriptionStatus[], action: string): Subscription {
+  const subscription = getSubscription(ctx, id);
+  if (!allowed.includes(subscription.status)) throw invalidState('subscription', id, subscription.status, action);
+  return subscription;
+}
+
+/** Spec section 4 rule 4: the payment method must be attached to the subscription's customer. */
+function attachedMethod(ctx: ServiceContext, id: string, customerId: string): PaymentMethod {
+  const method = ctx.get<PaymentMethod>('payment_method', id, 'payment_method_id');
+  if (method.customer_id !== customerId) {
+    throw invalid('payment_method_id', `Invalid payment_method_id: ${id} is not attached to customer ${customerId}; attach it first (pay payment-methods attach ${id} --customer ${customerId}).`);
+  }
+  if (method.type !== 'card') {
+    throw invalid('payment_method_id', `Invalid payment_method_id: subscriptions charge a stored card; ${id} is a ${method.type} payment method.`);
+  }
+  return method;
+}

@@ -1,0 +1,52 @@
+import type { Subscription } from '../../domain/subscriptions.js';
+import type { Database } from './db.js';
+
+// The predicates repeat the partial indexes' WHERE clauses of migration 2 word for word:
+// that is what lets SQLite use them. next_payment_at and cancel_at are UTC
+// `YYYY-MM-DD…` strings, so text order is time order.
+const PAYMENT = `account = ? AND kind = 'subscription' AND json_extract(data, '$.next_payment_at') IS NOT NULL`;
+const CANCEL = `account = ? AND kind = 'subscription' AND json_extract(data, '$.status') <> 'canceled' AND json_extract(data, '$.cancel_at') IS NOT NULL`;
+
+/** The billing engine's indexed questions over stored subscriptions. */
+export class BillingQueries {
+  constructor(private readonly db: Database) {}
+
+  /** The earliest next_payment_at of any subscription (an instant). */
+  nextPaymentAt(account: string): string | undefined {
+    return this.db.get<{ at: string }>(
+      `SELECT json_extract(data, '$.next_payment_at') AS at FROM objects WHERE ${PAYMENT}
+       ORDER BY json_extract(data, '$.next_payment_at') LIMIT 1`,
+      account,
+    )?.at;
+  }
+
+  /** The earliest cancel_at of a subscription not yet canceled (a date). */
+  nextCancelAt(account: string): string | undefined {
+    return this.db.get<{ at: string }>(
+      `SELECT json_extract(data, '$.cancel_at') AS at FROM objects WHERE ${CANCEL}
+       ORDER BY json_extract(data, '$.cancel_at') LIMIT 1`,
+      account,
+    )?.at;
+  }
+
+  /** Subscriptions whose next payment is due at or before `instant`, in due order then creation order. */
+  paymentsDue(account: string, instant: string): Subscription[] {
+    return this.db
+      .all<{ data: string }>(
+        `SELECT data FROM objects WHERE ${PAYMENT} AND json_extract(data, '$.next_payment_at') <= ?
+         ORDER BY json_extract(data, '$.next_payment_at'), seq`,
+        account, instant,
+      )
+      .map((row) => JSON.parse(row.data) as Subscription);
+  }
+
+  /** Running subscriptions whose cancel_at is on or before `date`, in creation order. */
+  cancelsDue(account: string, date: string): Subscription[] {
+    return this.db
+      .all<{ data: string }>(
+        `SELECT data FROM objects WHERE ${CANCEL} AND json_extract(data, '$.cancel_at') <= ? ORDER BY seq`,
+        account, date,
+      )
+      .map((row) => JSON.parse(row.data) as Subscription);
+  }
+}
