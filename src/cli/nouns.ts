@@ -19,6 +19,7 @@ export const NOUNS: ReadonlyArray<{ name: string; summary: string; load: () => P
   { name: 'payment-links', summary: 'Payment links: a reusable URL to the hosted payment page', load: () => import('./commands/payment-links/index.js') },
   { name: 'readers', summary: 'Terminal readers: list, get, activate; present a card in the sandbox', load: () => import('./commands/readers/index.js') },
   { name: 'events', summary: 'List, inspect, resend and tail events', load: () => import('./commands/events/index.js') },
+  { name: 'trigger', summary: 'Run a named flow (a payment, a refund, a subscription…) to cause its events', load: () => import('./commands/trigger/index.js') },
   { name: 'webhooks', summary: 'Forward events to a local app (listen) and manage webhook endpoints', load: () => import('./commands/webhooks/index.js') },
   { name: 'subscriptions', summary: 'Recurring payments: create, update, pause, resume, cancel, retry, and see the schedule', load: () => import('./commands/subscriptions/index.js') },
   { name: 'api', summary: 'Send a raw request to the service with your profile\'s auth', load: () => import('./commands/api/index.js') },

@@ -60,4 +60,47 @@ describe('events of whole flows at the receiver', () => {
     // The listen output named each of them.
     for (const r of received) await listener.line(new RegExp(`^--> ${r.event.type.replace(/\./g, '\\.')} \\[${r.id}\\]$`));
   });
+
+  const flows: Array<[string, string[]]> = [
+    ['customer.created', ['customer.created']],
+    ['payment_intent.succeeded', ['payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded']],
+    ['payment_intent.payment_failed', ['payment_intent.created', 'payment_intent.payment_failed', 'charge.failed']],
+    ['charge.refunded', ['payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded', 'charge.refunded']],
+    ['subscription.active', ['customer.created', 'payment_method.attached', 'subscription.created', 'payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded', 'subscription.updated']],
+    ['subscription.past_due', ['customer.created', 'payment_method.attached', 'subscription.created', 'payment_intent.created', 'payment_intent.payment_failed', 'charge.failed', 'subscription.updated']],
+    ['checkout.completed', ['payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded', 'checkout_session.completed']],
+  ];
+  for (const [flow, types] of flows) {
+    it(`pay trigger ${flow} prints what it created, and its events reach the app`, async () => {
+      const result = await sb.json(['trigger', flow]);
+      expect(result.flow).toBe(flow);
+      expect([...result.events].sort()).toEqual([...types].sort());
+      const ids = Object.values(result.created) as string[];
+      expect(ids.length).toBeGreaterThan(0);
+      await app.waitFor(() => types.every((type) => receivedAbout(ids).some((r) => r.event.type === type)), 15_000, `the events of ${flow}`);
+      expect(receivedAbout(ids).every((r) => r.verified === true)).toBe(true);
+    });
+  }
+
+  it('pay trigger sets fields with --override, on the main step or a named one', async () => {
+    const paid = await sb.json(['trigger', 'payment_intent.succeeded', '--override', 'amount=4999', '--override', 'currency=eur']);
+    const intent = (await sb.http('GET', `/v1/payment-intents/${paid.created.payment_intent}`)).body;
+    expect(intent).toMatchObject({ amount: 4999, currency: 'eur', status: 'succeeded' });
+    const poor = await sb.json(['trigger', 'payment_intent.payment_failed', '--override', 'payment_method.card.number=4000000000009995']);
+    const failed = (await sb.http('GET', `/v1/payment-intents/${poor.created.payment_intent}`)).body;
+    expect(failed.last_payment_error).toMatchObject({ code: 'insufficient_funds' });
+    const subscription = await sb.json(['trigger', 'subscription.active', '--override', 'price=2500']);
+    expect((await sb.http('GET', `/v1/subscriptions/${subscription.created.subscription}`)).body).toMatchObject({ price: 2500, status: 'active' });
+    const bad = await sb.pay(['trigger', 'payment_intent.succeeded', '--override', 'amount=-5']);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain('param: amount');
+  });
+
+  it('pay trigger --list names every flow and its events', async () => {
+    const list = await sb.json(['trigger', '--list']);
+    expect(list.map((f: { name: string }) => f.name)).toEqual(flows.map(([name]) => name));
+    const unknown = await sb.pay(['trigger', 'payment_intent.succeded']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain("Unknown flow 'payment_intent.succeded'");
+  });
 });

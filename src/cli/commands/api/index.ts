@@ -39,11 +39,12 @@ function scalar(value: string): unknown {
   return value;
 }
 
-export function bodyFromPairs(pairs: string[]): Record<string, unknown> {
+/** `key=value` pairs as a body: dotted keys nest, `key[]=v` appends; `flag` names them in errors. */
+export function bodyFromPairs(pairs: string[], flag = '--data'): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`Invalid --data '${pair}': expected key=value.`);
+    if (eq <= 0) throw new UsageError(`Invalid ${flag} '${pair}': expected key=value.`);
     const rawKey = pair.slice(0, eq);
     const append = rawKey.endsWith('[]');
     const keys = (append ? rawKey.slice(0, -2) : rawKey).split('.');
