@@ -37,7 +37,7 @@ export class Factory {
 
   async profiles(): Promise<ProfileStore> {
     if (!this.store) {
-      const { ProfileStore } = await withoutSignalHooks(() => import('../config/store.js'));
+      const { ProfileStore } = await import('../config/store.js');
       this.store = new ProfileStore(this.configDir);
     }
     return this.store;
@@ -79,20 +79,4 @@ export class Factory {
     })();
     return this.clientPromise;
   }
-}
-
-/**
- * conf writes through atomically, whose when-exit hooks SIGINT and SIGTERM on import to
- * re-raise them after its cleanup: that second signal would kill a long-running command
- * (sandbox, listen) in the middle of the clean stop main.ts gives it. Its cleanup also
- * runs on 'exit', which every way out of main reaches, so its signal hooks are dropped.
- */
-async function withoutSignalHooks<T>(load: () => Promise<T>): Promise<T> {
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
-  const loaded = await load();
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
-  }
-  return loaded;
 }

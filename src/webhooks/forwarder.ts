@@ -226,7 +226,8 @@ export class Forwarder {
       backlog: frame.backlog,
       resumed: this.resumedFrom ?? null,
     });
-    if (frame.cursor_source === 'after' || frame.cursor_source === 'listener') sink.notice(`Resumed after ${frame.after}, ${replayed}.`);
+    const resumed = frame.cursor_source === 'after' || frame.cursor_source === 'listener';
+    if (resumed && frame.after !== null) sink.notice(`Resumed after ${frame.after}, ${replayed}.`);
     else if (frame.cursor_source === 'from') sink.notice(`Replaying from ${this.options.from}: ${frame.backlog} events.`);
     const waiting = this.spool.count();
     if (waiting > 0) sink.notice(`${waiting} event${waiting === 1 ? '' : 's'} from an earlier run wait in the spool: delivering them first.`);
