@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Event } from '../domain/events.js';
 
 /** One event waiting to reach one target. */
@@ -23,7 +23,8 @@ const SCHEMA = `
     next_attempt_at INTEGER NOT NULL,
     UNIQUE (event_id, target)
   );
-  CREATE INDEX IF NOT EXISTS pending_due ON pending (target, next_attempt_at, seq);
+  CREATE INDEX IF NOT EXISTS pending_by_target ON pending (target, seq);
+  CREATE INDEX IF NOT EXISTS pending_by_event ON pending (event_id);
 `;
 
 /**
@@ -35,6 +36,7 @@ const SCHEMA = `
  */
 export class Spool {
   private readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -45,12 +47,21 @@ export class Spool {
     this.db.exec(SCHEMA);
   }
 
+  private sql(text: string): StatementSync {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   private state(key: string): string | undefined {
-    return (this.db.prepare('SELECT value FROM state WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+    return (this.sql('SELECT value FROM state WHERE key = ?').get(key) as { value: string } | undefined)?.value;
   }
 
   private setState(key: string, value: string): void {
-    this.db.prepare('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.sql('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   /**
@@ -65,7 +76,7 @@ export class Spool {
   }
 
   release(pid: number): void {
-    if (Number(this.state('owner')) === pid) this.db.prepare("DELETE FROM state WHERE key = 'owner'").run();
+    if (Number(this.state('owner')) === pid) this.sql("DELETE FROM state WHERE key = 'owner'").run();
   }
 
   get cursor(): string | undefined {
@@ -83,7 +94,7 @@ export class Spool {
   receive(event: Event, targets: readonly string[], options: { inOrder: boolean }): void {
     this.db.exec('BEGIN');
     try {
-      const insert = this.db.prepare('INSERT OR IGNORE INTO pending (event_id, target, event, next_attempt_at) VALUES (?, ?, ?, ?)');
+      const insert = this.sql('INSERT OR IGNORE INTO pending (event_id, target, event, next_attempt_at) VALUES (?, ?, ?, ?)');
       const json = JSON.stringify(event);
       for (const target of targets) insert.run(event.id, target, json, 0);
       if (options.inOrder) this.setState('cursor', event.id);
@@ -96,39 +107,40 @@ export class Spool {
 
   /** The oldest event due for the target at nowMs. */
   next(target: string, nowMs: number): Pending | undefined {
-    const row = this.db
-      .prepare('SELECT event, target, attempts, first_attempt_at FROM pending WHERE target = ? AND next_attempt_at <= ? ORDER BY seq LIMIT 1')
+    const row = this
+      .sql('SELECT event, target, attempts, first_attempt_at FROM pending WHERE target = ? AND next_attempt_at <= ? ORDER BY seq LIMIT 1')
       .get(target, nowMs) as { event: string; target: string; attempts: number; first_attempt_at: number | null } | undefined;
     return row && { event: JSON.parse(row.event) as Event, target: row.target, attempts: row.attempts, firstAttemptAt: row.first_attempt_at };
   }
 
   /** When the target's next event is due, if it has any. */
   nextDue(target: string): number | undefined {
-    return (this.db.prepare('SELECT min(next_attempt_at) AS next FROM pending WHERE target = ?').get(target) as { next: number | null }).next ?? undefined;
+    return (this.sql('SELECT min(next_attempt_at) AS next FROM pending WHERE target = ?').get(target) as { next: number | null }).next ?? undefined;
   }
 
   /** An attempt failed; try again at `retryAt`. */
   retry(pending: Pending, attemptedAt: number, retryAt: number): void {
-    this.db
-      .prepare('UPDATE pending SET attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, ?), next_attempt_at = ? WHERE event_id = ? AND target = ?')
+    this
+      .sql('UPDATE pending SET attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, ?), next_attempt_at = ? WHERE event_id = ? AND target = ?')
       .run(attemptedAt, retryAt, pending.event.id, pending.target);
   }
 
   /** The target is done with the event; true when no target still waits for it. */
   done(pending: Pending): boolean {
-    this.db.prepare('DELETE FROM pending WHERE event_id = ? AND target = ?').run(pending.event.id, pending.target);
-    return this.db.prepare('SELECT 1 FROM pending WHERE event_id = ?').get(pending.event.id) === undefined;
+    this.sql('DELETE FROM pending WHERE event_id = ? AND target = ?').run(pending.event.id, pending.target);
+    return this.sql('SELECT 1 FROM pending WHERE event_id = ?').get(pending.event.id) === undefined;
   }
 
   /** Events waiting, for one target or all. */
   count(target?: string): number {
     const row = (target === undefined
-      ? this.db.prepare('SELECT count(DISTINCT event_id) AS n FROM pending').get()
-      : this.db.prepare('SELECT count(*) AS n FROM pending WHERE target = ?').get(target)) as { n: number };
+      ? this.sql('SELECT count(DISTINCT event_id) AS n FROM pending').get()
+      : this.sql('SELECT count(*) AS n FROM pending WHERE target = ?').get(target)) as { n: number };
     return row.n;
   }
 
   close(): void {
+    this.statements.clear();
     this.db.close();
   }
 }
