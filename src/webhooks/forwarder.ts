@@ -4,7 +4,7 @@ import { UsageError } from '../cli/errors.js';
 import { type Event, matchesType } from '../domain/events.js';
 import { postSignedEvent } from './post.js';
 import { type Pending, Spool } from './spool.js';
-import { type ReadyFrame, Tunnel } from './tunnel.js';
+import { lostNotice, type ReadyFrame, reconnectedNotice, resumedNotice, Tunnel } from './tunnel.js';
 
 /** Where events go: every `--forward-to` URL, unless a `--route` pattern claims the type. */
 export interface Routing {
@@ -147,10 +147,7 @@ export class Forwarder {
       handlers: {
         ready: (frame, reconnected) => this.onReady(frame, reconnected),
         event: (event, resend) => this.onEvent(event, resend),
-        lost: (reason, retryInMs, wasConnected) =>
-          this.options.sink.notice(
-            `${wasConnected ? 'Lost the connection to' : 'Could not connect to'} ${options.baseUrl} (${reason}): reconnecting in ${(retryInMs / 1000).toFixed(1)}s…`,
-          ),
+        lost: (reason, retryInMs, wasConnected) => this.options.sink.notice(lostNotice(options.baseUrl, reason, retryInMs, wasConnected)),
       },
     });
   }
@@ -212,9 +209,8 @@ export class Forwarder {
     if (frame.cursor_source === 'unknown_after') {
       sink.warning(`The service no longer has the event this listener stopped at (was the account reset?): resuming ${frame.after ? `after ${frame.after}` : 'from the start'}.`);
     }
-    const replayed = `${frame.backlog} event${frame.backlog === 1 ? '' : 's'} replayed`;
     if (reconnected) {
-      sink.notice(`Reconnected: resumed after ${frame.after ?? 'the start of the log'}, ${replayed}.`);
+      sink.notice(reconnectedNotice(frame));
       return;
     }
     sink.ready({
@@ -227,7 +223,7 @@ export class Forwarder {
       resumed: this.resumedFrom ?? null,
     });
     const resumed = frame.cursor_source === 'after' || frame.cursor_source === 'listener';
-    if (resumed && frame.after !== null) sink.notice(`Resumed after ${frame.after}, ${replayed}.`);
+    if (resumed && frame.after !== null) sink.notice(resumedNotice(frame));
     else if (frame.cursor_source === 'from') sink.notice(`Replaying from ${this.options.from}: ${frame.backlog} events.`);
     const waiting = this.spool.count();
     if (waiting > 0) sink.notice(`${waiting} event${waiting === 1 ? '' : 's'} from an earlier run wait in the spool: delivering them first.`);

@@ -8,6 +8,19 @@ import { describeError } from './post.js';
 
 export type ReadyFrame = Extract<ServerFrame, { type: 'ready' }>;
 
+const events = (n: number) => `${n} event${n === 1 ? '' : 's'}`;
+
+/** How a reconnect is announced (never silently): where streaming resumed, how much was replayed. */
+export const reconnectedNotice = (frame: ReadyFrame) =>
+  `Reconnected: resumed after ${frame.after ?? 'the start of the log'}, ${events(frame.backlog)} replayed.`;
+
+/** How a lost (or refused) connection is announced, with when the next try is. */
+export const lostNotice = (baseUrl: string, reason: string, retryInMs: number, wasConnected: boolean) =>
+  `${wasConnected ? 'Lost the connection to' : 'Could not connect to'} ${baseUrl} (${reason}): reconnecting in ${(retryInMs / 1000).toFixed(1)}s…`;
+
+/** How resuming a run is announced. */
+export const resumedNotice = (frame: ReadyFrame) => `Resumed after ${frame.after}, ${events(frame.backlog)} replayed.`;
+
 export interface TunnelHandlers {
   /** The service accepted the tunnel; `reconnected` after a lost connection. */
   ready(frame: ReadyFrame, reconnected: boolean): void;

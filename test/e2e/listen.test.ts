@@ -171,7 +171,7 @@ describe('pay webhooks listen', () => {
     for (const [args, message] of [
       [[], /Missing --forward-to/],
       [['--forward-to', 'localhost:3000'], /Invalid --forward-to 'localhost:3000'/],
-      [['--forward-to', app.url(), '--events', 'customer.craeted'], /Invalid --events: unknown event type 'customer\.craeted'/],
+      [['--forward-to', app.url(), '--events', 'customer.craeted'], /--events.*unknown event type 'customer\.craeted'/],
       [['--forward-to', app.url(), '--route', 'customer.*'], /Invalid --route 'customer\.\*': expected pattern=url/],
       [['--forward-to', app.url(), '--forward-header', 'no colon'], /Invalid --forward-header/],
       [['--forward-to', app.url(), '--timeout', 'soon'], /--timeout/],

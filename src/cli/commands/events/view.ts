@@ -1,5 +1,13 @@
-import type { Event, EventWithDeliveries } from '../../../domain/events.js';
+import { InvalidArgumentError } from 'commander';
+import { type Event, EventPatternList, type EventWithDeliveries } from '../../../domain/events.js';
 import type { Column, IO } from '../../io/io.js';
+
+/** `--events a,b.*`: event types of the catalogue, or families of them. */
+export function eventTypesArg(value: string): string[] {
+  const parsed = EventPatternList.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues[0]!.message);
+  return parsed.data;
+}
 
 /** How events are shown in lists and by `tail`. */
 export const eventColumns: Column<Event>[] = [

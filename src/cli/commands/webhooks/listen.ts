@@ -1,16 +1,17 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { EventPattern, EventPatternList } from '../../../domain/events.js';
+import { EventPattern } from '../../../domain/events.js';
 import type { Routing } from '../../../webhooks/forwarder.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { durationArg, withExamples } from '../../flags.js';
+import { eventTypesArg } from '../events/view.js';
 import { listenSink } from './view.js';
 
 export interface ListenOptions {
   forwardTo: string[];
   route: string[];
-  events?: string | undefined;
+  events?: string[] | undefined;
   forwardHeader: string[];
   printSecret: boolean;
   skipVerify: boolean;
@@ -29,7 +30,7 @@ export function define(noun: Command, f: Factory): void {
     .description('Forward the account\'s events to a local app, signed, never losing one (spooled while the app restarts)')
     .option('--forward-to <url>', 'Send events to this URL (repeatable; its query string is kept)', collect)
     .option('--route <pattern=url>', 'Send events of a type or family to a URL instead, e.g. \'subscription.*=http://localhost:3000/subs\' (repeatable)', collect)
-    .option('--events <types>', 'Only these event types, comma-separated; family.* allowed')
+    .option('--events <types>', 'Only these event types, comma-separated; family.* allowed', eventTypesArg)
     .option('--forward-header <header>', 'Add a header to forwarded requests, \'Name: value\' (repeatable)', collect)
     .option('--print-secret', 'Show the signing secret whole in the Ready line', false)
     .option('--skip-verify', 'Do not verify TLS certificates of https targets (self-signed local apps)', false)
@@ -41,7 +42,7 @@ export function define(noun: Command, f: Factory): void {
         {
           forwardTo: (flags.forwardTo as string[] | undefined) ?? [],
           route: (flags.route as string[] | undefined) ?? [],
-          events: flags.events as string | undefined,
+          events: flags.events as string[] | undefined,
           forwardHeader: (flags.forwardHeader as string[] | undefined) ?? [],
           printSecret: flags.printSecret as boolean,
           skipVerify: flags.skipVerify as boolean,
@@ -73,7 +74,7 @@ function checkPattern(flag: string, pattern: string): string {
 }
 
 /** The flags as a routing table, a type filter and headers; every value checked before connecting. */
-export function checkOptions(options: ListenOptions): { routing: Routing; types: string[] | undefined; headers: Record<string, string> } {
+export function checkOptions(options: ListenOptions): { routing: Routing; headers: Record<string, string> } {
   const routes = options.route.map((value) => {
     const eq = value.indexOf('=');
     if (eq <= 0) throw new UsageError(`Invalid --route '${value}': expected pattern=url, e.g. 'subscription.*=http://localhost:3000/subs'.`);
@@ -83,12 +84,6 @@ export function checkOptions(options: ListenOptions): { routing: Routing; types:
   if (forwardTo.length === 0 && routes.length === 0) {
     throw new UsageError('Missing --forward-to: say where events go, e.g. --forward-to http://localhost:4242/webhooks (to only watch them: pay events tail).');
   }
-  let types: string[] | undefined;
-  if (options.events !== undefined) {
-    const parsed = EventPatternList.safeParse(options.events);
-    if (!parsed.success) throw new UsageError(`Invalid --events: ${parsed.error.issues[0]!.message}`);
-    types = parsed.data;
-  }
   const headers: Record<string, string> = {};
   for (const header of options.forwardHeader) {
     const colon = header.indexOf(':');
@@ -97,11 +92,11 @@ export function checkOptions(options: ListenOptions): { routing: Routing; types:
     headers[name.toLowerCase()] = header.slice(colon + 1).trim();
   }
   if (options.from !== undefined && !/^evt_[A-Za-z0-9]+$/.test(options.from)) throw new UsageError(`Invalid --from '${options.from}': must be an event id (evt_…).`);
-  return { routing: { forwardTo, routes }, types, headers };
+  return { routing: { forwardTo, routes }, headers };
 }
 
 export async function run(options: ListenOptions, f: Factory): Promise<void> {
-  const { routing, types, headers } = checkOptions(options);
+  const { routing, headers } = checkOptions(options);
   // From here an interrupt is a clean stop (exit 0), not a cancellation.
   const interrupted = f.io.untilStopped();
   const profile = await f.profile();
@@ -116,7 +111,7 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
     secret: identity.secret,
     spoolFile: identity.spoolFile,
     routing,
-    types,
+    types: options.events,
     from: options.from,
     forwardHeaders: headers,
     timeoutMs: options.timeout,
