@@ -72,3 +72,32 @@ export function moneyOptions(command: Command): Command {
     .option('--amount <n>', 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99', intArg)
     .option('--currency <code>', 'Three-letter lowercase currency code, e.g. usd');
 }
+
+/** `-d` values: numbers and booleans as JSON would have them, the rest as strings. */
+function scalar(value: string): unknown {
+  if (/^-?\d+$/.test(value)) return Number(value);
+  if (value === 'true' || value === 'false') return value === 'true';
+  return value;
+}
+
+/** `key=value` pairs as a body: dotted keys nest, `key[]=v` appends; `flag` names them in errors. */
+export function bodyFromPairs(pairs: string[], flag = '--data'): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`Invalid ${flag} '${pair}': expected key=value.`);
+    const rawKey = pair.slice(0, eq);
+    const append = rawKey.endsWith('[]');
+    const keys = (append ? rawKey.slice(0, -2) : rawKey).split('.');
+    let target = body;
+    for (const key of keys.slice(0, -1)) {
+      const next = target[key];
+      target = (next && typeof next === 'object' ? next : (target[key] = {})) as Record<string, unknown>;
+    }
+    const last = keys.at(-1)!;
+    const value = scalar(pair.slice(eq + 1));
+    if (append) target[last] = [...((target[last] as unknown[] | undefined) ?? []), value];
+    else target[last] = value;
+  }
+  return body;
+}

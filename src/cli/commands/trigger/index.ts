@@ -3,8 +3,7 @@ import type { EndpointName } from '../../../domain/endpoints.js';
 import { ApiError } from '../../../domain/errors.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
-import { bodyFromPairs } from '../api/index.js';
+import { bodyFromPairs, withExamples } from '../../flags.js';
 import { FLOWS, type Flow, type FlowRun } from './flows.js';
 
 export interface TriggerOptions {
