@@ -252,6 +252,22 @@ describe('refunds', () => {
   });
 });
 
+describe('test cards and help', () => {
+  it('pay sandbox cards lists every test card with its outcome', async () => {
+    const cards = await sb.json(['sandbox', 'cards']);
+    expect(cards).toHaveLength(13);
+    expect(cards).toContainEqual(expect.objectContaining({ number: '4242424242424242', brand: 'visa', outcome: 'success' }));
+    expect(cards).toContainEqual(expect.objectContaining({ number: '4000000000005555', outcome: 'partial' }));
+    const table = await sb.pay(['sandbox', 'cards']);
+    expect(table.stdout).toMatch(/^4000000000001117\tvisa\tHSA\/FSA/m);
+  });
+
+  it('documents the reader outcomes a test can present', async () => {
+    const help = await sb.pay(['readers', 'present', '--help']);
+    for (const word of ['approved', 'declined', 'insufficient_funds', 'hsa_fsa', '--tip', '--available', '--card']) expect(help.stdout).toContain(word);
+  });
+});
+
 describe('card data', () => {
   it('the card number and cvc appear nowhere: database file, responses, events, output, traces', async () => {
     const number = '4000056655665556';

@@ -1,6 +1,7 @@
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dueDates, dueInstant } from '../../src/domain/schedule.js';
-import { type SandboxHandle, startSandbox } from './harness.js';
+import { PAY_BIN, type SandboxHandle, startSandbox } from './harness.js';
 
 // Every row of spec section 3's subscription transition table and its outcome mapping,
 // through the CLI and the test clock. One sandbox, one clock that only moves forward: each
@@ -153,6 +154,33 @@ describe('pay subscriptions: the transition table', () => {
   });
 });
 
+describe('pay subscriptions: events', () => {
+  it('customer, card, subscription, then the anchor: spec section 6 rule 2\'s events, intent events with subscription_id', async () => {
+    const customer = (await sb.json(['customers', 'create', '--email', 'events@example.com'])).id;
+    const pm = (await sb.json(['payment-methods', 'create', '--card', GOOD, '--exp', '12/40', '--cvc', '123', '--customer', customer])).id;
+    const anchor = addDays(await today(), 2);
+    const sub = await sb.json(['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '500', '--billing-cycle-anchor', anchor, '--interval-unit', 'week', '--interval-count', '1']);
+    await advance(anchor);
+
+    const events: Array<{ type: string; data: { object: { id: string; customer_id?: string; next_payment_at?: string }; subscription_id?: string; payment_intent_id?: string } }> =
+      (await ok('GET', '/v1/events?limit=100')).data.reverse();
+    const ours = events.filter((e) => e.data.object.id === customer || e.data.object.id === pm || e.data.object.id === sub.id || e.data.subscription_id === sub.id);
+    expect(ours.map((e) => e.type).sort()).toEqual([
+      'charge.succeeded',
+      'customer.created',
+      'payment_intent.created',
+      'payment_intent.succeeded',
+      'payment_method.attached',
+      'subscription.created',
+      'subscription.updated',
+    ]);
+    const succeeded = ours.find((e) => e.type === 'payment_intent.succeeded')!;
+    expect(succeeded.data.subscription_id).toBe(sub.id);
+    expect(succeeded.data.payment_intent_id).toBe(succeeded.data.object.id);
+    expect(ours.find((e) => e.type === 'subscription.updated')!.data.object).toMatchObject({ status: 'active', next_payment_at: dueInstant(addDays(anchor, 7)) });
+  });
+});
+
 describe('pay subscriptions: rules and errors', () => {
   it('refuses to change the customer or the billing cycle, naming the field', async () => {
     const sub = await create(2);
@@ -164,6 +192,13 @@ describe('pay subscriptions: rules and errors', () => {
     expect(api.status).toBe(400);
     expect(api.body.error).toMatchObject({ code: 'parameter_immutable', param: 'interval_count' });
     expect(await get(sub.id)).toEqual(sub);
+  });
+
+  it('update merges metadata (key= removes one) and --no-cancel-at clears cancel_at', async () => {
+    const sub = await create(2, ['--metadata', 'a=1', '--metadata', 'b=2', '--cancel-at', '2045-01-01', '--platform-fee-amount', '100']);
+    const updated = await sb.json(['subscriptions', 'update', sub.id, '--metadata', 'b=', '--metadata', 'c=3', '--no-cancel-at', '--no-platform-fee-amount']);
+    expect(updated).toMatchObject({ metadata: { a: '1', c: '3' }, cancel_at: null, platform_fee_amount: null });
+    expect((await sb.pay(['subscriptions', 'update', sub.id])).exitCode).toBe(2);
   });
 
   it('checks flags before any request and names what is missing without a TTY', async () => {
@@ -237,5 +272,71 @@ describe('pay sandbox clock', () => {
     expect(await sb.json(['sandbox', 'clock'])).toEqual(moved);
     const both = await sb.pay(['sandbox', 'clock', 'advance', '--to', '2040-01-01', '--days', '1']);
     expect(both.exitCode).toBe(2);
+  });
+});
+
+describe('pay subscriptions at a TTY', () => {
+  /** Runs `pay` in a pseudo-terminal (util-linux script), answering each prompt as it appears. */
+  async function atTTY(args: string[], answers: Array<[string, string]>) {
+    const command = [process.execPath, PAY_BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+    const env = { ...sb.env, CI: undefined, TERM: 'xterm' };
+    const child = execa('script', ['-qfec', command, '/dev/null'], { env, extendEnv: false, reject: false, timeout: 30_000 });
+    let screen = '';
+    let from = 0;
+    const pending = [...answers];
+    child.stdout!.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+      while (pending.length > 0) {
+        const at = screen.indexOf(pending[0]![0], from);
+        if (at === -1) break;
+        from = at + pending[0]![0].length;
+        child.stdin!.write(pending.shift()![1]);
+      }
+    });
+    const result = await child;
+    return { exitCode: result.exitCode, screen, unanswered: pending.map(([prompt]) => prompt) };
+  }
+
+  it('picks the customer and its card from lists, shows the first five due dates, and confirms', async () => {
+    const { customer, pm } = await customerWithCard();
+    const anchor = addDays(await today(), 3);
+    const { exitCode, screen, unanswered } = await atTTY(['subscriptions', 'create', '--price', '1200'], [
+      ['Customer', '\r'],
+      ['Payment method', '\r'],
+      ['Date of the first payment', `${anchor}\r`],
+      ['Interval unit', '\x1b[B\r'],
+      ['Number of months', '\r'],
+      ['Create this subscription?', 'y\r'],
+    ]);
+    expect(unanswered).toEqual([]);
+    expect(exitCode, screen).toBe(0);
+    expect(screen).toContain(customer);
+    expect(screen).toContain('visa •••• 4242');
+    for (const date of dueDates(anchor, 'month', 1, 5)) expect(screen).toContain(date);
+    const [sub] = (await ok('GET', `/v1/subscriptions?customer_id=${customer}`)).data;
+    expect(sub).toMatchObject({ payment_method_id: pm, price: 1200, billing_cycle_anchor: anchor, interval_unit: 'month', interval_count: 1, status: 'pending' });
+  });
+
+  it('creates nothing when the confirmation is declined (exit 130), and --yes skips it', async () => {
+    const { customer, pm } = await customerWithCard();
+    const anchor = addDays(await today(), 3);
+    const flags = ['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '700', '--billing-cycle-anchor', anchor, '--interval-unit', 'week', '--interval-count', '2'];
+    const declined = await atTTY(flags, [['Create this subscription?', 'n\r']]);
+    expect(declined.exitCode, declined.screen).toBe(130);
+    expect((await ok('GET', `/v1/subscriptions?customer_id=${customer}`)).data).toEqual([]);
+    const confirmed = await atTTY([...flags, '--yes'], []);
+    expect(confirmed.exitCode, confirmed.screen).toBe(0);
+    expect(confirmed.screen).not.toContain('Create this subscription?');
+    expect((await ok('GET', `/v1/subscriptions?customer_id=${customer}`)).data).toHaveLength(1);
+  });
+
+  it('cancel asks first at a TTY', async () => {
+    const sub = await create(3);
+    const kept = await atTTY(['subscriptions', 'cancel', sub.id], [[`Cancel subscription ${sub.id} permanently?`, 'n\r']]);
+    expect(kept.exitCode, kept.screen).toBe(130);
+    expect((await get(sub.id)).status).toBe('pending');
+    const canceled = await atTTY(['subscriptions', 'cancel', sub.id], [[`Cancel subscription ${sub.id} permanently?`, 'y\r']]);
+    expect(canceled.exitCode, canceled.screen).toBe(0);
+    expect((await get(sub.id)).status).toBe('canceled');
   });
 });

@@ -22,8 +22,15 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
     return account && sandbox.context(account);
   };
 
+  // Card details are typed here: no caching, no scripts, no framing.
   const html = (reply: FastifyReply, status: number, body: string) =>
-    reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+    reply
+      .code(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+      .header('referrer-policy', 'no-referrer')
+      .send(body);
 
   const notFound = (reply: FastifyReply) => html(reply, 404, messagePage('Page not found', 'This payment page does not exist. Check the link you were given.'));
 

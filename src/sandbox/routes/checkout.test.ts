@@ -27,6 +27,8 @@ describe('checkout sessions', () => {
     const res = await page(`/checkout/${cs.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     expect(res.body).toContain('$10.99');
     expect(res.body).toContain('<form method="post"');
   });

@@ -14,9 +14,9 @@ export class Store {
   readonly objects: ObjectStore;
   readonly events: EventLog;
   readonly idempotency: IdempotencyStore;
+  readonly billing: BillingQueries;
   readonly deliveries: DeliveryStore;
   readonly listenCursors: ListenCursors;
-  readonly billing: BillingQueries;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -24,9 +24,9 @@ export class Store {
     this.objects = new ObjectStore(this.db);
     this.events = new EventLog(this.db);
     this.idempotency = new IdempotencyStore(this.db);
+    this.billing = new BillingQueries(this.db);
     this.deliveries = new DeliveryStore(this.db);
     this.listenCursors = new ListenCursors(this.db);
-    this.billing = new BillingQueries(this.db);
   }
 
   /** Erases an account's objects, events, deliveries, cursors and idempotency records; keeps its keys. */
