@@ -2,10 +2,12 @@
 // in the sandbox to receipt by a local app through `pay webhooks listen`, against a
 // baseline measured in the same run: the same event bodies, signed the same way, POSTed
 // straight to the same app by this one process, one at a time as listen forwards them.
-// Latency through listen runs from the start of the request that creates the event to
-// its receipt; the baseline's from the start of its POST to the app's answer. Needs
-// `npm run build` first. BENCH_EVENTS (default 1000) and BENCH_CONCURRENCY (requests
-// creating events at once, default 8) change the sizes.
+// Throughput: a burst of events created several requests at a time. Latency: events
+// created one at a time, each once the previous one arrived, from the start of the
+// request that creates it to its receipt (the baseline's: from the start of its POST to
+// the app's answer). Needs `npm run build` first. BENCH_EVENTS (default 1000),
+// BENCH_CONCURRENCY (requests creating events at once, default 8) and
+// BENCH_LATENCY_EVENTS (default 200) change the sizes.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -17,6 +19,7 @@ import { signedHeaders } from '../dist/webhooks/signing.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 200);
 const node = process.execPath;
 const payBin = fileURLToPath(new URL('../bin/pay.js', import.meta.url));
 const configDir = mkdtempSync(join(tmpdir(), 'pay-bench-listen-'));
@@ -49,6 +52,7 @@ const stopped = (child) => new Promise((resolve) => (child.exitCode !== null ? r
 
 /** The local app: answers 200; while listen delivers, notes when each customer's event arrived. */
 const received = new Map();
+const waiting = new Map();
 const bodies = [];
 let throughListen = true;
 const app = createServer((req, res) => {
@@ -57,9 +61,11 @@ const app = createServer((req, res) => {
   req.on('end', () => {
     const at = performance.now();
     const event = JSON.parse(body);
-    if (throughListen && !received.has(event.data.object.id)) {
-      received.set(event.data.object.id, at);
-      bodies.push({ id: event.id, body });
+    const customer = event.data.object.id;
+    if (throughListen && !received.has(customer)) {
+      received.set(customer, at);
+      if (bodies.length < EVENTS) bodies.push({ id: event.id, body });
+      waiting.get(customer)?.(at);
     }
     res.end();
     if (received.size === EVENTS) allReceived();
@@ -83,30 +89,43 @@ try {
   listen.child = started.child;
   const { secret } = await started.first;
 
-  // Through listen: create EVENTS customers, CONCURRENCY requests at a time.
   const api = new Agent({ connections: CONCURRENCY });
-  const createdAt = new Map();
+  const createCustomer = async () => {
+    const response = await request(`${baseUrl}/v1/customers`, {
+      method: 'POST',
+      headers: { 'pay-account': account, 'pay-api-key': apiKey, 'content-type': 'application/json' },
+      body: '{}',
+      dispatcher: api,
+    });
+    return (await response.body.json()).id;
+  };
+
+  // Throughput through listen: EVENTS customers, CONCURRENCY requests at a time.
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < EVENTS) {
         next++;
-        const at = performance.now();
-        const response = await request(`${baseUrl}/v1/customers`, {
-          method: 'POST',
-          headers: { 'pay-account': account, 'pay-api-key': apiKey, 'content-type': 'application/json' },
-          body: '{}',
-          dispatcher: api,
-        });
-        const customer = await response.body.json();
-        createdAt.set(customer.id, at);
+        await createCustomer();
       }
     }),
   );
   await done;
   const listenMs = Math.max(...received.values()) - t0;
-  const listenLatency = [...received].map(([id, at]) => at - createdAt.get(id));
+
+  // Latency through listen: one event at a time, each created once the previous arrived.
+  const listenLatency = [];
+  for (let i = 0; i < LATENCY_EVENTS; i++) {
+    const at = performance.now();
+    let arrived;
+    const arrival = new Promise((resolve) => (arrived = resolve));
+    const id = await createCustomer();
+    waiting.set(id, arrived);
+    if (received.has(id)) arrived(received.get(id));
+    listenLatency.push((await arrival) - at);
+    waiting.delete(id);
+  }
   await api.close();
 
   // Baseline: the same bodies, signed with the same secret, POSTed straight to the app.
@@ -132,10 +151,10 @@ try {
   const ms = (value) => `${value.toFixed(2)} ms`;
   process.stdout.write(
     [
-      `Listen on Node ${process.version}: ${EVENTS} events created ${CONCURRENCY} requests at a time, received by a local app`,
+      `Listen on Node ${process.version}: ${EVENTS} events created ${CONCURRENCY} requests at a time, then ${LATENCY_EVENTS} one at a time, received by a local app`,
       `  through pay webhooks listen   ${perSecond(listenMs)} events/s · latency p50 ${ms(percentile(listenLatency, 50))} · p99 ${ms(percentile(listenLatency, 99))} (creation to receipt)`,
       `  POSTed straight to the app    ${perSecond(directMs)} events/s · latency p50 ${ms(percentile(directLatency, 50))} · p99 ${ms(percentile(directLatency, 99))} (one process, one at a time)`,
-      `  ratio                         ${(directMs / listenMs).toFixed(2)}x (listen's events/s over the baseline's)`,
+      `  ratio                         ${(directMs / listenMs).toFixed(2)}x the baseline's events/s · ${(percentile(listenLatency, 50) / percentile(directLatency, 50)).toFixed(1)}x its p50 latency`,
     ].join('\n') + '\n',
   );
   // A fast wrong answer is no result: every event arrived, each once in the first pass.
