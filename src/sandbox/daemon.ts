@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { sandboxLogFile, sandboxStateFile } from '../config/paths.js';
@@ -70,6 +70,7 @@ export interface ReadyLine {
  * its ready line; its output goes to sandbox.log under the config dir.
  */
 export async function startDetached(dir: string, args: string[], env: NodeJS.ProcessEnv): Promise<ReadyLine> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = openSync(sandboxLogFile(dir), 'a', 0o600);
   const child = spawn(process.execPath, [PAY_BIN, 'sandbox', 'start', '--json', ...args], {
     detached: true,
