@@ -6,10 +6,11 @@
 # and prints one word a line.
 _pay_commands() {
   case $1 in
-    '') printf '%s\n' 'api' 'charges' 'checkout' 'completion' 'customers' 'help' 'intents' 'payment-links' 'payment-methods' 'profiles' 'readers' 'refunds' 'sandbox' 'subscriptions' 'terminal' ;;
+    '') printf '%s\n' 'api' 'charges' 'checkout' 'completion' 'customers' 'events' 'help' 'intents' 'payment-links' 'payment-methods' 'profiles' 'readers' 'refunds' 'sandbox' 'subscriptions' 'terminal' 'trigger' 'webhooks' ;;
     'charges') printf '%s\n' 'get' 'help' 'list' ;;
     'checkout') printf '%s\n' 'create' 'get' 'help' ;;
     'customers'|'refunds') printf '%s\n' 'create' 'get' 'help' 'list' ;;
+    'events') printf '%s\n' 'get' 'help' 'list' 'resend' 'tail' ;;
     'intents') printf '%s\n' 'cancel' 'capture' 'confirm' 'create' 'get' 'help' 'list' 'update' ;;
     'payment-links') printf '%s\n' 'create' 'help' ;;
     'payment-methods') printf '%s\n' 'attach' 'create' 'get' 'help' 'list' ;;
@@ -20,6 +21,8 @@ _pay_commands() {
     'sandbox clock') printf '%s\n' 'advance' 'help' 'show' ;;
     'subscriptions') printf '%s\n' 'cancel' 'create' 'get' 'help' 'list' 'pause' 'resume' 'retry' 'schedule' 'update' ;;
     'terminal') printf '%s\n' 'help' 'simulate' ;;
+    'webhooks') printf '%s\n' 'endpoints' 'help' 'listen' 'rotate-secret' ;;
+    'webhooks endpoints') printf '%s\n' 'create' 'delete' 'get' 'help' 'list' ;;
   esac
 }
 
@@ -27,14 +30,17 @@ _pay_flags() {
   case $1 in
     '') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--version' '-V' ;;
     'api') printf '%s\n' '--data' '-d' '--data-json' '--help' '-h' '--idempotency-key' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
-    'charges'|'charges get'|'checkout'|'customers'|'customers get'|'intents'|'intents get'|'payment-links'|'payment-methods'|'payment-methods get'|'profiles'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'refunds'|'refunds get'|'sandbox'|'sandbox accounts'|'sandbox cards'|'sandbox clock'|'sandbox clock show'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions get'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
-    'charges help'|'checkout help'|'customers help'|'help'|'intents help'|'payment-links help'|'payment-methods help'|'profiles help'|'readers help'|'refunds help'|'sandbox accounts help'|'sandbox clock help'|'sandbox help'|'subscriptions help'|'terminal help') printf '%s\n' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'charges'|'charges get'|'checkout'|'customers'|'customers get'|'events'|'events get'|'intents'|'intents get'|'payment-links'|'payment-methods'|'payment-methods get'|'profiles'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'refunds'|'refunds get'|'sandbox'|'sandbox accounts'|'sandbox cards'|'sandbox clock'|'sandbox clock show'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions get'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'webhooks'|'webhooks endpoints'|'webhooks endpoints delete'|'webhooks endpoints get'|'webhooks rotate-secret') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'charges help'|'checkout help'|'customers help'|'events help'|'help'|'intents help'|'payment-links help'|'payment-methods help'|'profiles help'|'readers help'|'refunds help'|'sandbox accounts help'|'sandbox clock help'|'sandbox help'|'subscriptions help'|'terminal help'|'webhooks endpoints help'|'webhooks help') printf '%s\n' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'charges list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--verbose' ;;
     'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--open' '--profile' '--success-url' '--verbose' ;;
     'checkout get') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--open' '--profile' '--verbose' ;;
     'completion') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--write' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--help' '-h' '--json' '--last-name' '--metadata' '--middle-name' '--no-color' '--no-input' '--phone' '--profile' '--verbose' ;;
     'customers list') printf '%s\n' '--email' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--verbose' ;;
+    'events list') printf '%s\n' '--created-gt' '--created-gte' '--created-lt' '--created-lte' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--type' '--verbose' ;;
+    'events resend') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--webhook-endpoint' ;;
+    'events tail') printf '%s\n' '--events' '--from' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'intents cancel') printf '%s\n' '--cancellation-reason' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'intents capture') printf '%s\n' '--amount-to-capture' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'intents confirm') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--payment-method' '--profile' '--verbose' ;;
@@ -60,17 +66,24 @@ _pay_flags() {
     'subscriptions schedule') printf '%s\n' '--count' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--help' '-h' '--json' '--metadata' '--no-cancel-at' '--no-color' '--no-input' '--no-platform-fee-amount' '--payment-method' '--platform-fee-amount' '--profile' '--verbose' ;;
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--help' '-h' '--json' '--label' '--method' '--model' '--no-color' '--no-input' '--once' '--outcome' '--processor' '--profile' '--serial' '--tip' '--verbose' ;;
+    'trigger') printf '%s\n' '--help' '-h' '--json' '--list' '--no-color' '--no-input' '--override' '--profile' '--verbose' ;;
+    'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--subscription-group' '--url' '--verbose' ;;
+    'webhooks endpoints list') printf '%s\n' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--verbose' ;;
+    'webhooks listen') printf '%s\n' '--events' '--forward-header' '--forward-to' '--from' '--give-up-after' '--help' '-h' '--json' '--no-color' '--no-input' '--print-secret' '--profile' '--route' '--skip-verify' '--timeout' '--verbose' ;;
   esac
 }
 
 _pay_value_flags() {
   case $1 in
-    ''|'charges'|'charges get'|'charges help'|'checkout'|'checkout get'|'checkout help'|'completion'|'customers'|'customers get'|'customers help'|'help'|'intents'|'intents get'|'intents help'|'payment-links'|'payment-links help'|'payment-methods'|'payment-methods get'|'payment-methods help'|'profiles'|'profiles help'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'readers help'|'refunds'|'refunds get'|'refunds help'|'sandbox'|'sandbox accounts'|'sandbox accounts help'|'sandbox cards'|'sandbox clock'|'sandbox clock help'|'sandbox clock show'|'sandbox help'|'sandbox reset'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions cancel'|'subscriptions get'|'subscriptions help'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'terminal help') printf '%s\n' '--profile' ;;
+    ''|'charges'|'charges get'|'charges help'|'checkout'|'checkout get'|'checkout help'|'completion'|'customers'|'customers get'|'customers help'|'events'|'events get'|'events help'|'help'|'intents'|'intents get'|'intents help'|'payment-links'|'payment-links help'|'payment-methods'|'payment-methods get'|'payment-methods help'|'profiles'|'profiles help'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'readers help'|'refunds'|'refunds get'|'refunds help'|'sandbox'|'sandbox accounts'|'sandbox accounts help'|'sandbox cards'|'sandbox clock'|'sandbox clock help'|'sandbox clock show'|'sandbox help'|'sandbox reset'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions cancel'|'subscriptions get'|'subscriptions help'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'terminal help'|'webhooks'|'webhooks endpoints'|'webhooks endpoints delete'|'webhooks endpoints get'|'webhooks endpoints help'|'webhooks help'|'webhooks rotate-secret') printf '%s\n' '--profile' ;;
     'api') printf '%s\n' '--data' '-d' '--data-json' '--idempotency-key' '--profile' ;;
     'charges list') printf '%s\n' '--customer' '--limit' '--payment-intent' '--profile' '--starting-after' ;;
     'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--metadata' '--profile' '--success-url' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--last-name' '--metadata' '--middle-name' '--phone' '--profile' ;;
     'customers list') printf '%s\n' '--email' '--limit' '--profile' '--starting-after' ;;
+    'events list') printf '%s\n' '--created-gt' '--created-gte' '--created-lt' '--created-lte' '--limit' '--profile' '--starting-after' '--type' ;;
+    'events resend') printf '%s\n' '--profile' '--webhook-endpoint' ;;
+    'events tail') printf '%s\n' '--events' '--from' '--profile' ;;
     'intents cancel') printf '%s\n' '--cancellation-reason' '--profile' ;;
     'intents capture') printf '%s\n' '--amount-to-capture' '--profile' ;;
     'intents confirm') printf '%s\n' '--payment-method' '--profile' ;;
@@ -95,6 +108,10 @@ _pay_value_flags() {
     'subscriptions schedule') printf '%s\n' '--count' '--profile' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--metadata' '--payment-method' '--platform-fee-amount' '--profile' ;;
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip' ;;
+    'trigger') printf '%s\n' '--override' '--profile' ;;
+    'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--profile' '--subscription-group' '--url' ;;
+    'webhooks endpoints list') printf '%s\n' '--limit' '--profile' '--starting-after' ;;
+    'webhooks listen') printf '%s\n' '--events' '--forward-header' '--forward-to' '--from' '--give-up-after' '--profile' '--route' '--timeout' ;;
   esac
 }
 
@@ -105,7 +122,8 @@ _pay_values() {
     'checkout help|') printf '%s\n' 'create' 'get' ;;
     'completion|') printf '%s\n' 'bash' 'zsh' 'fish' ;;
     'customers help|'|'refunds help|') printf '%s\n' 'create' 'get' 'list' ;;
-    'help|') printf '%s\n' 'api' 'charges' 'checkout' 'completion' 'customers' 'intents' 'payment-links' 'payment-methods' 'profiles' 'readers' 'refunds' 'sandbox' 'subscriptions' 'terminal' ;;
+    'events help|') printf '%s\n' 'get' 'list' 'resend' 'tail' ;;
+    'help|') printf '%s\n' 'api' 'charges' 'checkout' 'completion' 'customers' 'events' 'intents' 'payment-links' 'payment-methods' 'profiles' 'readers' 'refunds' 'sandbox' 'subscriptions' 'terminal' 'trigger' 'webhooks' ;;
     'intents cancel|--cancellation-reason') printf '%s\n' 'duplicate' 'fraudulent' 'requested_by_customer' 'abandoned' ;;
     'intents create|--capture-method') printf '%s\n' 'automatic' 'manual' ;;
     'intents help|') printf '%s\n' 'cancel' 'capture' 'confirm' 'create' 'get' 'list' 'update' ;;
@@ -128,6 +146,8 @@ _pay_values() {
     'sandbox start|--db') compgen -f -- "$3" ;;
     'subscriptions help|') printf '%s\n' 'cancel' 'create' 'get' 'list' 'pause' 'resume' 'retry' 'schedule' 'update' ;;
     'terminal help|') printf '%s\n' 'simulate' ;;
+    'webhooks endpoints help|') printf '%s\n' 'create' 'delete' 'get' 'list' ;;
+    'webhooks help|') printf '%s\n' 'endpoints' 'listen' 'rotate-secret' ;;
   esac
 }
 

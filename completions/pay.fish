@@ -5,13 +5,15 @@
 function __pay_commands
     switch $argv[1]
         case ''
-            printf '%s\n' 'api' 'charges' 'checkout' 'completion' 'customers' 'help' 'intents' 'payment-links' 'payment-methods' 'profiles' 'readers' 'refunds' 'sandbox' 'subscriptions' 'terminal'
+            printf '%s\n' 'api' 'charges' 'checkout' 'completion' 'customers' 'events' 'help' 'intents' 'payment-links' 'payment-methods' 'profiles' 'readers' 'refunds' 'sandbox' 'subscriptions' 'terminal' 'trigger' 'webhooks'
         case 'charges'
             printf '%s\n' 'get' 'help' 'list'
         case 'checkout'
             printf '%s\n' 'create' 'get' 'help'
         case 'customers' 'refunds'
             printf '%s\n' 'create' 'get' 'help' 'list'
+        case 'events'
+            printf '%s\n' 'get' 'help' 'list' 'resend' 'tail'
         case 'intents'
             printf '%s\n' 'cancel' 'capture' 'confirm' 'create' 'get' 'help' 'list' 'update'
         case 'payment-links'
@@ -32,12 +34,16 @@ function __pay_commands
             printf '%s\n' 'cancel' 'create' 'get' 'help' 'list' 'pause' 'resume' 'retry' 'schedule' 'update'
         case 'terminal'
             printf '%s\n' 'help' 'simulate'
+        case 'webhooks'
+            printf '%s\n' 'endpoints' 'help' 'listen' 'rotate-secret'
+        case 'webhooks endpoints'
+            printf '%s\n' 'create' 'delete' 'get' 'help' 'list'
     end
 end
 
 function __pay_value_flags
     switch $argv[1]
-        case '' 'charges' 'charges get' 'charges help' 'checkout' 'checkout get' 'checkout help' 'completion' 'customers' 'customers get' 'customers help' 'help' 'intents' 'intents get' 'intents help' 'payment-links' 'payment-links help' 'payment-methods' 'payment-methods get' 'payment-methods help' 'profiles' 'profiles help' 'profiles list' 'profiles remove' 'profiles show' 'profiles use' 'readers' 'readers activation-code' 'readers get' 'readers help' 'refunds' 'refunds get' 'refunds help' 'sandbox' 'sandbox accounts' 'sandbox accounts help' 'sandbox cards' 'sandbox clock' 'sandbox clock help' 'sandbox clock show' 'sandbox help' 'sandbox reset' 'sandbox status' 'sandbox stop' 'subscriptions' 'subscriptions cancel' 'subscriptions get' 'subscriptions help' 'subscriptions pause' 'subscriptions resume' 'subscriptions retry' 'terminal' 'terminal help'
+        case '' 'charges' 'charges get' 'charges help' 'checkout' 'checkout get' 'checkout help' 'completion' 'customers' 'customers get' 'customers help' 'events' 'events get' 'events help' 'help' 'intents' 'intents get' 'intents help' 'payment-links' 'payment-links help' 'payment-methods' 'payment-methods get' 'payment-methods help' 'profiles' 'profiles help' 'profiles list' 'profiles remove' 'profiles show' 'profiles use' 'readers' 'readers activation-code' 'readers get' 'readers help' 'refunds' 'refunds get' 'refunds help' 'sandbox' 'sandbox accounts' 'sandbox accounts help' 'sandbox cards' 'sandbox clock' 'sandbox clock help' 'sandbox clock show' 'sandbox help' 'sandbox reset' 'sandbox status' 'sandbox stop' 'subscriptions' 'subscriptions cancel' 'subscriptions get' 'subscriptions help' 'subscriptions pause' 'subscriptions resume' 'subscriptions retry' 'terminal' 'terminal help' 'webhooks' 'webhooks endpoints' 'webhooks endpoints delete' 'webhooks endpoints get' 'webhooks endpoints help' 'webhooks help' 'webhooks rotate-secret'
             printf '%s\n' '--profile'
         case 'api'
             printf '%s\n' '--data' '-d' '--data-json' '--idempotency-key' '--profile'
@@ -49,6 +55,12 @@ function __pay_value_flags
             printf '%s\n' '--email' '--first-name' '--last-name' '--metadata' '--middle-name' '--phone' '--profile'
         case 'customers list'
             printf '%s\n' '--email' '--limit' '--profile' '--starting-after'
+        case 'events list'
+            printf '%s\n' '--created-gt' '--created-gte' '--created-lt' '--created-lte' '--limit' '--profile' '--starting-after' '--type'
+        case 'events resend'
+            printf '%s\n' '--profile' '--webhook-endpoint'
+        case 'events tail'
+            printf '%s\n' '--events' '--from' '--profile'
         case 'intents cancel'
             printf '%s\n' '--cancellation-reason' '--profile'
         case 'intents capture'
@@ -97,6 +109,14 @@ function __pay_value_flags
             printf '%s\n' '--cancel-at' '--metadata' '--payment-method' '--platform-fee-amount' '--profile'
         case 'terminal simulate'
             printf '%s\n' '--activation-code' '--available-amount' '--card' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip'
+        case 'trigger'
+            printf '%s\n' '--override' '--profile'
+        case 'webhooks endpoints create'
+            printf '%s\n' '--description' '--enabled-events' '--profile' '--subscription-group' '--url'
+        case 'webhooks endpoints list'
+            printf '%s\n' '--limit' '--profile' '--starting-after'
+        case 'webhooks listen'
+            printf '%s\n' '--events' '--forward-header' '--forward-to' '--from' '--give-up-after' '--profile' '--route' '--timeout'
     end
 end
 
@@ -132,6 +152,7 @@ complete -c pay -n '__pay_at \'\'' -a 'charges' -d 'Get and list charges (one pe
 complete -c pay -n '__pay_at \'\'' -a 'checkout' -d 'Checkout sessions: a hosted payment page'
 complete -c pay -n '__pay_at \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c pay -n '__pay_at \'\'' -a 'customers' -d 'Create, get and list customers'
+complete -c pay -n '__pay_at \'\'' -a 'events' -d 'List, inspect, resend and tail events'
 complete -c pay -n '__pay_at \'\'' -a 'help' -d 'display help for command'
 complete -c pay -n '__pay_at \'\'' -a 'intents' -d 'Payment intents: create, confirm, capture, cancel, update, get, list'
 complete -c pay -n '__pay_at \'\'' -a 'payment-links' -d 'Payment links: a reusable URL to the hosted payment page'
@@ -142,6 +163,8 @@ complete -c pay -n '__pay_at \'\'' -a 'refunds' -d 'Create, get and list refunds
 complete -c pay -n '__pay_at \'\'' -a 'sandbox' -d 'Run the local sandbox service and its test clock'
 complete -c pay -n '__pay_at \'\'' -a 'subscriptions' -d 'Recurring payments: create, update, pause, resume, cancel, retry, and see the schedule'
 complete -c pay -n '__pay_at \'\'' -a 'terminal' -d 'Simulate a terminal reader: receive in-person payments and answer as the customer'
+complete -c pay -n '__pay_at \'\'' -a 'trigger' -d 'Run a named flow (a payment, a refund, a subscription…) to cause its events'
+complete -c pay -n '__pay_at \'\'' -a 'webhooks' -d 'Forward events to a local app (listen) and manage webhook endpoints'
 complete -c pay -n '__pay_at \'\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'\'' -l version -s V -d 'Print the version'
 complete -c pay -n '__pay_at \'api\'' -f
@@ -210,8 +233,35 @@ complete -c pay -n '__pay_at \'customers list\'' -l email -x -d 'Only customers 
 complete -c pay -n '__pay_at \'customers list\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'customers list\'' -l limit -x -d 'How many to show, 1 to 100'
 complete -c pay -n '__pay_at \'customers list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
+complete -c pay -n '__pay_at \'events\'' -f
+complete -c pay -n '__pay_at \'events\'' -a 'get' -d 'Show an event and its delivery attempts at each webhook endpoint'
+complete -c pay -n '__pay_at \'events\'' -a 'help' -d 'display help for command'
+complete -c pay -n '__pay_at \'events\'' -a 'list' -d 'List the account\'s events, newest first'
+complete -c pay -n '__pay_at \'events\'' -a 'resend' -d 'Send an event again: to its webhook endpoints and to running pay webhooks listen processes'
+complete -c pay -n '__pay_at \'events\'' -a 'tail' -d 'Stream the account\'s events to the terminal as they happen (nothing is forwarded or acknowledged)'
+complete -c pay -n '__pay_at \'events\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'events get\'' -f
+complete -c pay -n '__pay_at \'events get\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'events help\'' -f
+complete -c pay -n '__pay_at \'events help\'' -a 'get list resend tail'
+complete -c pay -n '__pay_at \'events list\'' -f
+complete -c pay -n '__pay_at \'events list\'' -l created-gt -x -d 'Created after this date or date-time'
+complete -c pay -n '__pay_at \'events list\'' -l created-gte -x -d 'Created at or after this date or date-time'
+complete -c pay -n '__pay_at \'events list\'' -l created-lt -x -d 'Created before this date or date-time'
+complete -c pay -n '__pay_at \'events list\'' -l created-lte -x -d 'Created at or before this date or date-time'
+complete -c pay -n '__pay_at \'events list\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'events list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'events list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
+complete -c pay -n '__pay_at \'events list\'' -l type -x -d 'Only this type, or a family: payment_intent.*'
+complete -c pay -n '__pay_at \'events resend\'' -f
+complete -c pay -n '__pay_at \'events resend\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'events resend\'' -l webhook-endpoint -x -d 'Only to this webhook endpoint (even if it does not subscribe to the type)'
+complete -c pay -n '__pay_at \'events tail\'' -f
+complete -c pay -n '__pay_at \'events tail\'' -l events -x -d 'Only these event types, comma-separated; family.* allowed'
+complete -c pay -n '__pay_at \'events tail\'' -l from -x -d 'Start with this event, then keep streaming'
+complete -c pay -n '__pay_at \'events tail\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'help\'' -f
-complete -c pay -n '__pay_at \'help\'' -a 'api charges checkout completion customers intents payment-links payment-methods profiles readers refunds sandbox subscriptions terminal'
+complete -c pay -n '__pay_at \'help\'' -a 'api charges checkout completion customers events intents payment-links payment-methods profiles readers refunds sandbox subscriptions terminal trigger webhooks'
 complete -c pay -n '__pay_at \'intents\'' -f
 complete -c pay -n '__pay_at \'intents\'' -a 'cancel' -d 'Cancel a payment intent before it is processing or succeeded (held funds are released); irreversible'
 complete -c pay -n '__pay_at \'intents\'' -a 'capture' -d 'Capture an authorized payment intent (capture_method manual), once, up to the authorized amount'
@@ -514,3 +564,51 @@ complete -c pay -n '__pay_at \'terminal simulate\'' -l outcome -x -d 'What the c
 complete -c pay -n '__pay_at \'terminal simulate\'' -l processor -x -d 'Processor of the reader: A or B'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l serial -x -d 'Be the reader with this serial number (default: a new developer reader with a generated serial)'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l tip -x -d 'Tip the customer adds, in minor units (amount_received = amount + tip)'
+complete -c pay -n '__pay_at \'trigger\'' -f
+complete -c pay -n '__pay_at \'trigger\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'trigger\'' -l list -d 'List the flows and the events each causes'
+complete -c pay -n '__pay_at \'trigger\'' -l override -x -d 'Set a field of a step\'s request, e.g. payment_intent.amount=5000 or payment_method.card.number=4000000000009995; a bare field is the main step\'s (repeatable)'
+complete -c pay -n '__pay_at \'webhooks\'' -f
+complete -c pay -n '__pay_at \'webhooks\'' -a 'endpoints' -d 'Webhook endpoints: URLs the service POSTs events to'
+complete -c pay -n '__pay_at \'webhooks\'' -a 'help' -d 'display help for command'
+complete -c pay -n '__pay_at \'webhooks\'' -a 'listen' -d 'Forward the account\'s events to a local app, signed, never losing one (spooled while the app restarts)'
+complete -c pay -n '__pay_at \'webhooks\'' -a 'rotate-secret' -d 'Replace the profile\'s listen signing secret (listen keeps it otherwise, run after run)'
+complete -c pay -n '__pay_at \'webhooks\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'webhooks endpoints\'' -f
+complete -c pay -n '__pay_at \'webhooks endpoints\'' -a 'create' -d 'Create a webhook endpoint; its signing secret is shown this once'
+complete -c pay -n '__pay_at \'webhooks endpoints\'' -a 'delete' -d 'Delete a webhook endpoint; deliveries still due to it are canceled'
+complete -c pay -n '__pay_at \'webhooks endpoints\'' -a 'get' -d 'Show a webhook endpoint (its secret is only ever shown at creation)'
+complete -c pay -n '__pay_at \'webhooks endpoints\'' -a 'help' -d 'display help for command'
+complete -c pay -n '__pay_at \'webhooks endpoints\'' -a 'list' -d 'List webhook endpoints, newest first'
+complete -c pay -n '__pay_at \'webhooks endpoints\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'webhooks endpoints create\'' -f
+complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l description -x -d 'What the endpoint is for'
+complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l enabled-events -x -d 'Event types, comma-separated or repeated; family.* and * allowed'
+complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l subscription-group -x -d 'A named set of events: payment_intent_events (every payment_intent.* and charge.* event)'
+complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l url -x -d 'Where events are POSTed (http or https)'
+complete -c pay -n '__pay_at \'webhooks endpoints delete\'' -f
+complete -c pay -n '__pay_at \'webhooks endpoints delete\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'webhooks endpoints get\'' -f
+complete -c pay -n '__pay_at \'webhooks endpoints get\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'webhooks endpoints help\'' -f
+complete -c pay -n '__pay_at \'webhooks endpoints help\'' -a 'create delete get list'
+complete -c pay -n '__pay_at \'webhooks endpoints list\'' -f
+complete -c pay -n '__pay_at \'webhooks endpoints list\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'webhooks endpoints list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'webhooks endpoints list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
+complete -c pay -n '__pay_at \'webhooks help\'' -f
+complete -c pay -n '__pay_at \'webhooks help\'' -a 'endpoints listen rotate-secret'
+complete -c pay -n '__pay_at \'webhooks listen\'' -f
+complete -c pay -n '__pay_at \'webhooks listen\'' -l events -x -d 'Only these event types, comma-separated; family.* allowed'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l forward-header -x -d 'Add a header to forwarded requests, \'Name: value\' (repeatable)'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l forward-to -x -d 'Send events to this URL (repeatable; its query string is kept)'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l from -x -d 'Replay from this event (included), instead of resuming after the last one received'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l give-up-after -x -d 'Exit 7 once the service has been unreachable this long, instead of reconnecting forever'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l print-secret -d 'Show the signing secret whole in the Ready line'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l route -x -d 'Send events of a type or family to a URL instead, e.g. \'subscription.*=http://localhost:3000/subs\' (repeatable)'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l skip-verify -d 'Do not verify TLS certificates of https targets (self-signed local apps)'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l timeout -x -d 'How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger)'
+complete -c pay -n '__pay_at \'webhooks rotate-secret\'' -f
+complete -c pay -n '__pay_at \'webhooks rotate-secret\'' -l help -s h -d 'display help for command'

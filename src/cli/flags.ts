@@ -5,14 +5,26 @@ import { UsageError } from './errors.js';
 
 /**
  * The flag of a request field (DESIGN section 8): kebab case, `_id` dropped from
- * references. `first_name` → `--first-name`; `payment_method_id` → `--payment-method`.
+ * references, list positions dropped. `first_name` → `--first-name`;
+ * `payment_method_id` → `--payment-method`; `enabled_events.0` → `--enabled-events`.
  */
-export const flagOf = (param: string) => `--${param.replace(/_id$/, '').replace(/[._]/g, '-')}`;
+export const flagOf = (param: string) => `--${param.replace(/\.\d+(?=\.|$)/g, '').replace(/_id$/, '').replace(/[._]/g, '-')}`;
 
 /** A whole number flag; commander reports a bad one as a usage error naming the flag. */
 export function intArg(value: string): number {
   if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('must be a whole number.');
   return Number(value);
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `500ms`, `30s`, `2m`, `1h` (a bare number is seconds), as milliseconds. */
+export function durationArg(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!match) throw new InvalidArgumentError(`expected a duration such as 500ms, 30s, 2m or 1h, got '${value}'.`);
+  const ms = Number(match[1]) * DURATION_UNITS[match[2] ?? 's']!;
+  if (ms <= 0) throw new InvalidArgumentError('must be longer than 0.');
+  return ms;
 }
 
 /** Repeatable `--metadata key=value`. */
@@ -70,4 +82,33 @@ export function moneyOptions(command: Command): Command {
   return command
     .option('--amount <n>', 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99', intArg)
     .option('--currency <code>', 'Three-letter lowercase currency code, e.g. usd');
+}
+
+/** `-d` values: numbers and booleans as JSON would have them, the rest as strings. */
+function scalar(value: string): unknown {
+  if (/^-?\d+$/.test(value)) return Number(value);
+  if (value === 'true' || value === 'false') return value === 'true';
+  return value;
+}
+
+/** `key=value` pairs as a body: dotted keys nest, `key[]=v` appends; `flag` names them in errors. */
+export function bodyFromPairs(pairs: string[], flag = '--data'): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`Invalid ${flag} '${pair}': expected key=value.`);
+    const rawKey = pair.slice(0, eq);
+    const append = rawKey.endsWith('[]');
+    const keys = (append ? rawKey.slice(0, -2) : rawKey).split('.');
+    let target = body;
+    for (const key of keys.slice(0, -1)) {
+      const next = target[key];
+      target = (next && typeof next === 'object' ? next : (target[key] = {})) as Record<string, unknown>;
+    }
+    const last = keys.at(-1)!;
+    const value = scalar(pair.slice(eq + 1));
+    if (append) target[last] = [...((target[last] as unknown[] | undefined) ?? []), value];
+    else target[last] = value;
+  }
+  return body;
 }

@@ -170,9 +170,16 @@ let activeIO: IO | undefined;
 /** The process entry: one exit point. */
 export async function run(): Promise<void> {
   const streams: Streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     // A long-running command (sandbox, listen) stops cleanly and exits 0; anything else is interrupted.
-    if (activeIO?.handlesStop) return activeIO.stop();
+    // Signals during that stop wait for it: conf's when-exit re-raises the signal it saw,
+    // which must not cut the stop short.
+    if (stopping) return;
+    if (activeIO?.handlesStop) {
+      stopping = true;
+      return activeIO.stop();
+    }
     process.exit(signal === 'SIGINT' ? EXIT.interrupted : 143);
   };
   process.on('SIGINT', onSignal);

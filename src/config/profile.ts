@@ -16,5 +16,7 @@ export const Profile = z.object({
   sandbox: z.boolean().optional(),
   /** The stable signing secret of `pay webhooks listen` for this profile. */
   listen_secret: z.string().optional(),
+  /** The id under which the service keeps this profile's listen cursor (lsn_…). */
+  listener_id: z.string().optional(),
 });
 export type Profile = z.infer<typeof Profile>;

@@ -2,6 +2,9 @@ import { AuthConfigError, UsageError } from '../cli/errors.js';
 import { DEFAULT_HEADER_PREFIX, Profile, SANDBOX_PROFILE } from './profile.js';
 import type { ProfileStore } from './store.js';
 
+/** The name of a profile made only of flags and environment variables. */
+export const ENVIRONMENT_PROFILE = '(environment)';
+
 export interface ProfileFlags {
   profile?: string | undefined;
   baseUrl?: string | undefined;
@@ -30,7 +33,7 @@ export function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, stor
   };
   const named = flags.profile ?? (env.PAY_PROFILE || undefined);
   if (named === undefined && direct.base_url && direct.account && direct.api_key) {
-    return check('(environment)', { ...direct, header_prefix: env.PAY_HEADER_PREFIX || DEFAULT_HEADER_PREFIX }, false);
+    return check(ENVIRONMENT_PROFILE, { ...direct, header_prefix: env.PAY_HEADER_PREFIX || DEFAULT_HEADER_PREFIX }, false);
   }
   const profiles = store();
   const name = named ?? profiles.defaultName() ?? SANDBOX_PROFILE;

@@ -37,6 +37,8 @@ export async function postSignedEvent(
 export function describeError(error: unknown): string {
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'timeout';
+  // undici's name for a connection the other side closed mid-request.
+  if (code === 'UND_ERR_SOCKET') return 'ECONNRESET';
   if (code) return code;
   return error instanceof Error ? error.message : String(error);
 }

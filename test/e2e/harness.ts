@@ -43,11 +43,83 @@ export interface SandboxHandle {
   json<T = any>(args: string[]): Promise<T>;
   /** A raw HTTP call with this account's auth. */
   http(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Starts a long-running `pay` command (listen, tail) against this sandbox. */
+  spawn(args: string[], options?: { env?: Record<string, string | undefined> }): PayProcess;
   stop(): Promise<void>;
   /** SIGKILLs the sandbox process, as a crash: no cleanup runs. */
   kill(): Promise<void>;
-  /** Starts a new sandbox process on the same database and config dir; the handle then talks to it. */
+  /**
+   * Stops the sandbox process if it still runs (SIGTERM), then starts a new one on the
+   * same port, database and config dir; the handle then talks to it.
+   */
   restart(): Promise<void>;
+}
+
+/** A running `pay` process whose output is read as it comes. */
+export interface PayProcess {
+  readonly stdout: string[];
+  readonly stderr: () => string;
+  /** Resolves with the first stdout line (from `from` on) that matches. */
+  line(match: RegExp, options?: { timeoutMs?: number; from?: number }): Promise<string>;
+  /** Resolves once stderr matches. */
+  said(match: RegExp, timeoutMs?: number): Promise<void>;
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves with the exit code once the process ends. */
+  exited(): Promise<number>;
+}
+
+export function spawnPay(args: string[], env: Record<string, string | undefined>): PayProcess {
+  const child = execa(process.execPath, [PAY_BIN, ...args], { env, extendEnv: false, reject: false, buffer: false, stdin: 'ignore' });
+  const stdout: string[] = [];
+  let partial = '';
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  const changed = () => {
+    for (const waiter of waiters) waiter();
+  };
+  child.stdout?.on('data', (chunk: Buffer) => {
+    partial += chunk.toString();
+    const lines = partial.split('\n');
+    partial = lines.pop()!;
+    stdout.push(...lines);
+    changed();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    changed();
+  });
+  const done = child.then((r) => r.exitCode ?? -1);
+  void done.then(changed);
+  const wait = (test: () => boolean, what: string, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!test()) return;
+        clear();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        clear();
+        reject(new Error(`pay ${args.join(' ')}: no ${what} within ${timeoutMs}ms\nstdout:\n${stdout.join('\n')}\nstderr:\n${stderr}`));
+      }, timeoutMs);
+      const clear = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+  return {
+    stdout,
+    stderr: () => stderr,
+    async line(match, options = {}) {
+      const found = () => stdout.slice(options.from ?? 0).find((l) => match.test(l));
+      await wait(() => found() !== undefined, `line matching ${match}`, options.timeoutMs ?? 15_000);
+      return found()!;
+    },
+    said: (match, timeoutMs = 15_000) => wait(() => match.test(stderr), `stderr matching ${match}`, timeoutMs),
+    signal: (signal) => void child.kill(signal),
+    exited: () => done,
+  };
 }
 
 let counter = 0;
@@ -56,16 +128,18 @@ let counter = 0;
  * A real sandbox process on a free loopback port, with its own config dir and an
  * in-memory (or given) database, its account and key fixed by the environment as in CI.
  */
-export async function startSandbox(options: { clock?: string; db?: string; args?: string[] } = {}): Promise<SandboxHandle> {
+export async function startSandbox(options: { clock?: string; db?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<SandboxHandle> {
   const configDir = mkdtempSync(join(tmpdir(), 'pay-e2e-'));
   const account = `acct_e2e${process.pid}x${++counter}`;
   const apiKey = `sk_test_e2e_${process.pid}_${counter}_abcdefghijklmnopqrstuvwxyz`;
-  const env = baseEnv(configDir, { PAY_SANDBOX_ACCOUNT: account, PAY_SANDBOX_API_KEY: apiKey });
-  const args = [PAY_BIN, 'sandbox', 'start', '--port', '0', '--json'];
-  args.push(...(options.db ? ['--db', options.db] : ['--memory']));
-  if (options.clock) args.push('--clock', options.clock);
-  args.push(...(options.args ?? []));
-  let current = await spawnSandbox(args, env);
+  const env = baseEnv(configDir, { PAY_SANDBOX_ACCOUNT: account, PAY_SANDBOX_API_KEY: apiKey, ...options.env });
+  const args = (port: string) => [
+    PAY_BIN, 'sandbox', 'start', '--port', port, '--json',
+    ...(options.db ? ['--db', options.db] : ['--memory']),
+    ...(options.clock ? ['--clock', options.clock] : []),
+    ...(options.args ?? []),
+  ];
+  let current = await spawnSandbox(args('0'), env);
   const handle: SandboxHandle = {
     get baseUrl() {
       return current.ready.base_url;
@@ -95,6 +169,7 @@ export async function startSandbox(options: { clock?: string; db?: string; args?
       }
       return { status: res.status, body: parsed, headers: res.headers };
     },
+    spawn: (a, o = {}) => spawnPay(a, { ...env, ...o.env }),
     async stop() {
       current.child.kill('SIGTERM');
       await current.child;
@@ -105,7 +180,9 @@ export async function startSandbox(options: { clock?: string; db?: string; args?
       await current.child;
     },
     async restart() {
-      current = await spawnSandbox(args, env);
+      current.child.kill('SIGTERM');
+      await current.child;
+      current = await spawnSandbox(args(new URL(current.ready.base_url).port), env);
     },
   };
   return handle;

@@ -13,8 +13,8 @@ const typeClause = (patterns: readonly string[]) => `(${patterns.map(() => 'type
 /**
  * One ordered log per account. An event is written in the transaction of the change
  * that causes it, and announced on the bus only once that transaction commits.
- * Bus: `event` (account, event, seq) after commit; `resend` (account, event) when an
- * event is sent again to running listeners.
+ * Bus: `event` (account, event, seq) after commit; `resend` (a ResendToListeners, see
+ * services/events.ts) when an event is sent again to running listen tunnels.
  */
 export class EventLog {
   readonly bus = new EventEmitter();

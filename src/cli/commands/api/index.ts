@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
+import { bodyFromPairs, withExamples } from '../../flags.js';
 
 export interface ApiOptions {
   method: string;
@@ -29,34 +29,6 @@ export function register(command: Command, f: Factory): void {
     'pay api POST /v1/customers -d email=jenny@example.com -d metadata.plan=gold',
     'pay api POST /v1/payment-intents --data-json \'{"amount":1099,"currency":"usd","payment_method_types":["card"]}\'',
   );
-}
-
-/** `-d` values: numbers and booleans as JSON would have them, the rest as strings. */
-function scalar(value: string): unknown {
-  if (/^-?\d+$/.test(value)) return Number(value);
-  if (value === 'true' || value === 'false') return value === 'true';
-  return value;
-}
-
-export function bodyFromPairs(pairs: string[]): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`Invalid --data '${pair}': expected key=value.`);
-    const rawKey = pair.slice(0, eq);
-    const append = rawKey.endsWith('[]');
-    const keys = (append ? rawKey.slice(0, -2) : rawKey).split('.');
-    let target = body;
-    for (const key of keys.slice(0, -1)) {
-      const next = target[key];
-      target = (next && typeof next === 'object' ? next : (target[key] = {})) as Record<string, unknown>;
-    }
-    const last = keys.at(-1)!;
-    const value = scalar(pair.slice(eq + 1));
-    if (append) target[last] = [...((target[last] as unknown[] | undefined) ?? []), value];
-    else target[last] = value;
-  }
-  return body;
 }
 
 export async function run(options: ApiOptions, f: Factory): Promise<void> {

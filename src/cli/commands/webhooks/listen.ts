@@ -1,0 +1,127 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { EventPattern } from '../../../domain/events.js';
+import type { Routing } from '../../../webhooks/forwarder.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { durationArg, withExamples } from '../../flags.js';
+import { eventTypesArg } from '../events/view.js';
+import { listenSink } from './view.js';
+
+export interface ListenOptions {
+  forwardTo: string[];
+  route: string[];
+  events?: string[] | undefined;
+  forwardHeader: string[];
+  printSecret: boolean;
+  skipVerify: boolean;
+  timeout: number;
+  giveUpAfter?: number | undefined;
+  from?: string | undefined;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const TargetUrl = z.url({ protocol: /^https?$/ });
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export function define(noun: Command, f: Factory): void {
+  const command = noun
+    .command('listen')
+    .description('Forward the account\'s events to a local app, signed, never losing one (spooled while the app restarts)')
+    .option('--forward-to <url>', 'Send events to this URL (repeatable; its query string is kept)', collect)
+    .option('--route <pattern=url>', 'Send events of a type or family to a URL instead, e.g. \'subscription.*=http://localhost:3000/subs\' (repeatable)', collect)
+    .option('--events <types>', 'Only these event types, comma-separated; family.* allowed', eventTypesArg)
+    .option('--forward-header <header>', 'Add a header to forwarded requests, \'Name: value\' (repeatable)', collect)
+    .option('--print-secret', 'Show the signing secret whole in the Ready line', false)
+    .option('--skip-verify', 'Do not verify TLS certificates of https targets (self-signed local apps)', false)
+    .option('--timeout <duration>', 'How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger)', durationArg, 30_000)
+    .option('--give-up-after <duration>', 'Exit 7 once the service has been unreachable this long, instead of reconnecting forever', durationArg)
+    .option('--from <evt_id>', 'Replay from this event (included), instead of resuming after the last one received')
+    .action(async (flags: Record<string, unknown>) =>
+      run(
+        {
+          forwardTo: (flags.forwardTo as string[] | undefined) ?? [],
+          route: (flags.route as string[] | undefined) ?? [],
+          events: flags.events as string[] | undefined,
+          forwardHeader: (flags.forwardHeader as string[] | undefined) ?? [],
+          printSecret: flags.printSecret as boolean,
+          skipVerify: flags.skipVerify as boolean,
+          timeout: flags.timeout as number,
+          giveUpAfter: flags.giveUpAfter as number | undefined,
+          from: flags.from as string | undefined,
+        },
+        f,
+      ),
+    );
+  withExamples(
+    command,
+    'pay webhooks listen --forward-to http://localhost:4242/webhooks',
+    'pay webhooks listen --forward-to http://localhost:4242/hooks --route \'subscription.*=http://localhost:4242/billing\' --events payment_intent.*,subscription.*',
+    'pay webhooks listen --forward-to http://localhost:4242/hooks --timeout 10m      # stop at a breakpoint without losing events',
+    'pay webhooks listen --forward-to http://app:4242/hooks --give-up-after 2m --json  # in a container',
+  );
+}
+
+function checkUrl(flag: string, url: string): string {
+  if (!TargetUrl.safeParse(url).success) throw new UsageError(`Invalid ${flag} '${url}': must be an http:// or https:// URL, e.g. http://localhost:4242/webhooks.`);
+  return url;
+}
+
+function checkPattern(flag: string, pattern: string): string {
+  const result = EventPattern.safeParse(pattern);
+  if (!result.success) throw new UsageError(`Invalid ${flag}: ${result.error.issues[0]!.message}`);
+  return pattern;
+}
+
+/** The flags as a routing table, a type filter and headers; every value checked before connecting. */
+export function checkOptions(options: ListenOptions): { routing: Routing; headers: Record<string, string> } {
+  const routes = options.route.map((value) => {
+    const eq = value.indexOf('=');
+    if (eq <= 0) throw new UsageError(`Invalid --route '${value}': expected pattern=url, e.g. 'subscription.*=http://localhost:3000/subs'.`);
+    return { pattern: checkPattern('--route', value.slice(0, eq)), url: checkUrl('--route', value.slice(eq + 1)) };
+  });
+  const forwardTo = options.forwardTo.map((url) => checkUrl('--forward-to', url));
+  if (forwardTo.length === 0 && routes.length === 0) {
+    throw new UsageError('Missing --forward-to: say where events go, e.g. --forward-to http://localhost:4242/webhooks (to only watch them: pay events tail).');
+  }
+  const headers: Record<string, string> = {};
+  for (const header of options.forwardHeader) {
+    const colon = header.indexOf(':');
+    const name = header.slice(0, colon).trim();
+    if (colon <= 0 || !HEADER_NAME.test(name)) throw new UsageError(`Invalid --forward-header '${header}': expected 'Name: value'.`);
+    headers[name.toLowerCase()] = header.slice(colon + 1).trim();
+  }
+  if (options.from !== undefined && !/^evt_[A-Za-z0-9]+$/.test(options.from)) throw new UsageError(`Invalid --from '${options.from}': must be an event id (evt_…).`);
+  return { routing: { forwardTo, routes }, headers };
+}
+
+export async function run(options: ListenOptions, f: Factory): Promise<void> {
+  const { routing, headers } = checkOptions(options);
+  // From here an interrupt is a clean stop (exit 0), not a cancellation.
+  const interrupted = f.io.untilStopped();
+  const profile = await f.profile();
+  const client = await f.client();
+  const { listenIdentity } = await import('../../../webhooks/identity.js');
+  const identity = listenIdentity(profile, await f.profiles());
+  const { Forwarder } = await import('../../../webhooks/forwarder.js');
+  const forwarder = new Forwarder({
+    baseUrl: client.baseUrl,
+    headers: client.authHeaders(),
+    listenerId: identity.listenerId,
+    secret: identity.secret,
+    spoolFile: identity.spoolFile,
+    routing,
+    types: options.events,
+    from: options.from,
+    forwardHeaders: headers,
+    timeoutMs: options.timeout,
+    skipVerify: options.skipVerify,
+    giveUpAfterMs: options.giveUpAfter,
+    sink: listenSink(f.io, { printSecret: options.printSecret }),
+  });
+  const running = forwarder.run();
+  await Promise.race([running, interrupted]);
+  const waiting = await forwarder.stop();
+  await running;
+  f.io.info(waiting > 0 ? `Stopped. ${waiting} event${waiting === 1 ? '' : 's'} wait in the spool: the next pay webhooks listen delivers them.` : 'Stopped.');
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Event } from '../domain/events.js';
+import { classify, targetsOf } from './forwarder.js';
+import { Spool } from './spool.js';
+
+describe('targetsOf', () => {
+  const routing = {
+    forwardTo: ['http://a/all', 'http://b/all'],
+    routes: [
+      { pattern: 'subscription.*', url: 'http://a/subs' },
+      { pattern: 'subscription.created', url: 'http://c/new' },
+      { pattern: 'charge.refunded', url: 'http://a/subs' },
+    ],
+  };
+
+  it('sends a routed type to its routes only, anything else to every --forward-to', () => {
+    expect(targetsOf(routing, 'subscription.created')).toEqual(['http://a/subs', 'http://c/new']);
+    expect(targetsOf(routing, 'subscription.updated')).toEqual(['http://a/subs']);
+    expect(targetsOf(routing, 'charge.refunded')).toEqual(['http://a/subs']);
+    expect(targetsOf(routing, 'customer.created')).toEqual(['http://a/all', 'http://b/all']);
+    expect(targetsOf({ forwardTo: [], routes: routing.routes }, 'customer.created')).toEqual([]);
+  });
+});
+
+describe('classify', () => {
+  it('tells delivered, refused for good, worth retrying and app down apart', () => {
+    expect(classify(200, null)).toBe('delivered');
+    expect(classify(204, null)).toBe('delivered');
+    expect(classify(400, null)).toBe('rejected');
+    expect(classify(404, null)).toBe('rejected');
+    expect(classify(410, null)).toBe('rejected');
+    for (const status of [408, 425, 429, 500, 501]) expect(classify(status, null), String(status)).toBe('retrying');
+    expect(classify(null, 'timeout')).toBe('retrying');
+    for (const status of [502, 503, 504]) expect(classify(status, null), String(status)).toBe('app_down');
+    expect(classify(null, 'ECONNREFUSED')).toBe('app_down');
+    expect(classify(301, null)).toBe('retrying');
+  });
+});
+
+describe('Spool', () => {
+  const event = (id: string): Event => ({ id, object: 'event', type: 'customer.created', created: '2030-01-01T00:00:00Z', livemode: false, data: { object: { id: 'cus_1', object: 'customer', created: '', livemode: false } } });
+
+  it('keeps events per target in order until each target is done, across reopening', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-spool-'));
+    try {
+      const file = join(dir, 'listen', 'lsn_test.db');
+      let spool = new Spool(file);
+      spool.receive(event('evt_1'), ['a', 'b'], { inOrder: true });
+      spool.receive(event('evt_2'), ['a'], { inOrder: true });
+      spool.receive(event('evt_1'), ['a', 'b'], { inOrder: false }); // a resend while still waiting: not doubled
+      spool.receive(event('evt_0'), ['a'], { inOrder: false }); // a resend of an old event leaves the cursor
+      expect(spool.cursor).toBe('evt_2');
+      expect(spool.count()).toBe(3);
+      const first = spool.next('a', Date.now())!;
+      expect(first.event.id).toBe('evt_1');
+      spool.retry(first, 1_000, Date.now() + 60_000);
+      expect(spool.next('a', Date.now())!.event.id).toBe('evt_2');
+      spool.close();
+
+      spool = new Spool(file);
+      expect(spool.cursor).toBe('evt_2');
+      const later = spool.next('a', Date.now() + 120_000)!;
+      expect(later).toMatchObject({ attempts: 1, firstAttemptAt: 1_000 });
+      expect(spool.done(later)).toBe(false); // b still waits for evt_1
+      expect(spool.done(spool.next('b', Date.now())!)).toBe(true);
+      expect(spool.count('a')).toBe(2);
+      spool.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('belongs to one live process at a time', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-spool-'));
+    try {
+      const spool = new Spool(join(dir, 's.db'));
+      expect(spool.claim(100, () => true)).toBeUndefined();
+      expect(spool.claim(200, (pid) => pid === 100)).toBe(100);
+      expect(spool.claim(200, () => false)).toBeUndefined(); // the holder died
+      spool.release(200);
+      expect(spool.claim(300, () => true)).toBeUndefined();
+      spool.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

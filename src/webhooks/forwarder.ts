@@ -1,0 +1,326 @@
+import { Agent } from 'undici';
+import { processAlive } from '../sandbox/daemon.js';
+import { UsageError } from '../cli/errors.js';
+import { type Event, matchesType } from '../domain/events.js';
+import { postSignedEvent } from './post.js';
+import { type Pending, Spool } from './spool.js';
+import { lostNotice, type ReadyFrame, reconnectedNotice, resumedNotice, Tunnel } from './tunnel.js';
+
+/** Where events go: every `--forward-to` URL, unless a `--route` pattern claims the type. */
+export interface Routing {
+  forwardTo: string[];
+  routes: Array<{ pattern: string; url: string }>;
+}
+
+/** Which URLs an event goes to: the routes that match its type, else the defaults. */
+export function targetsOf(routing: Routing, type: string): string[] {
+  const routed = routing.routes.filter((r) => matchesType(r.pattern, type)).map((r) => r.url);
+  return [...new Set(routed.length > 0 ? routed : routing.forwardTo)];
+}
+
+export type DeliveryOutcome = 'delivered' | 'rejected' | 'retrying' | 'app_down' | 'gave_up';
+
+export interface DeliveryResult {
+  event_id: string;
+  event_type: string;
+  url: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+  attempt: number;
+  outcome: DeliveryOutcome;
+  retry_in_ms: number | null;
+}
+
+export interface ReadyInfo {
+  secret: string;
+  listener: string;
+  routing: Routing;
+  /** Where this run starts, and why. */
+  after: string | null;
+  cursor_source: ReadyFrame['cursor_source'];
+  backlog: number;
+  /** The cursor this run asked to resume after (its spool's), if any. */
+  resumed: string | null;
+}
+
+/** What the forwarder has to say; the command turns it into lines (only `f.io` writes). */
+export interface ListenSink {
+  ready(info: ReadyInfo): void;
+  event(event: Event, targets: string[], resend: boolean): void;
+  delivery(result: DeliveryResult): void;
+  /** Connection news (reconnects, an app going down or coming back), for stderr. */
+  notice(message: string): void;
+  warning(message: string): void;
+}
+
+export interface ForwarderOptions {
+  baseUrl: string;
+  headers: Record<string, string>;
+  listenerId: string;
+  secret: string;
+  spoolFile: string;
+  routing: Routing;
+  /** Only these types are sent by the service. */
+  types?: string[] | undefined;
+  /** Replay from this event (included), whatever the cursor. */
+  from?: string | undefined;
+  forwardHeaders: Record<string, string>;
+  timeoutMs: number;
+  skipVerify: boolean;
+  giveUpAfterMs?: number | undefined;
+  sink: ListenSink;
+}
+
+/** Backoff of one event whose app answered 5xx (or timed out): 0.5 s doubling to 30 s. */
+const EVENT_BACKOFF_MS = { first: 500, max: 30_000 };
+/** Probing an app that is down (connection refused, 502/503/504): 100 ms doubling to 2 s. */
+const DOWN_BACKOFF_MS = { first: 100, max: 2_000 };
+/** An event the app keeps failing is given up (and acknowledged) after this long. */
+export const GIVE_UP_AFTER_MS = 24 * 3_600_000;
+/** On stop, deliveries in flight get this long to finish before they are left to the next run. */
+const FLUSH_MS = 2_000;
+const APP_DOWN_STATUSES = new Set([502, 503, 504]);
+/** 4xx answers worth retrying; any other 4xx is the app refusing the event for good. */
+const RETRYABLE_4XX = new Set([408, 425, 429]);
+
+/** What an app's answer means for the event. */
+export function classify(status: number | null, error: string | null): Exclude<DeliveryOutcome, 'gave_up'> {
+  if (status !== null && status >= 200 && status < 300) return 'delivered';
+  if (status !== null && status >= 400 && status < 500 && !RETRYABLE_4XX.has(status)) return 'rejected';
+  if ((status === null && error !== 'timeout') || (status !== null && APP_DOWN_STATUSES.has(status))) return 'app_down';
+  return 'retrying';
+}
+
+const backoff = (base: { first: number; max: number }, n: number) => Math.min(base.first * 2 ** Math.max(0, n - 1), base.max) * (0.8 + Math.random() * 0.4);
+
+interface TargetState {
+  url: string;
+  /** Consecutive failed probes while the app is down (0 when it is up). */
+  down: number;
+  wake: (() => void) | undefined;
+  inFlight: AbortController | undefined;
+}
+
+/**
+ * The engine of `pay webhooks listen` (as stripe-cli's proxy is of its listen): the
+ * tunnel brings the account's events in log order; each is written to the spool before
+ * anything else, then forwarded, signed with the profile's listen secret, to its
+ * targets; it is acknowledged upstream once every target took it (2xx), refused it for
+ * good (another 4xx) or was given up on. Per target, events go out oldest first, one at a
+ * time: an app that is down is probed with its oldest event and, once back, receives the
+ * rest in order; an event the app fails (5xx, timeout) backs off on its own so later ones
+ * go ahead.
+ */
+export class Forwarder {
+  private readonly spool: Spool;
+  private readonly tunnel: Tunnel;
+  private readonly agent: Agent;
+  private readonly targets = new Map<string, TargetState>();
+  private readonly loops: Array<Promise<void>> = [];
+  private stopping = false;
+  private stopped: Promise<number> | undefined;
+  private started = false;
+  /** --from holds until this run has a cursor of its own. */
+  private from: string | undefined;
+  private readonly resumedFrom: string | undefined;
+
+  constructor(private readonly options: ForwarderOptions) {
+    this.spool = new Spool(options.spoolFile);
+    const owner = this.spool.claim(process.pid, processAlive);
+    if (owner !== undefined) {
+      this.spool.close();
+      throw new UsageError(`Another pay webhooks listen for this profile is running (pid ${owner}): stop it first, or use another profile.`);
+    }
+    this.from = options.from;
+    this.resumedFrom = options.from === undefined ? this.spool.cursor : undefined;
+    this.agent = new Agent({
+      connect: { timeout: Math.min(options.timeoutMs, 10_000), rejectUnauthorized: !options.skipVerify },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    this.tunnel = new Tunnel({
+      baseUrl: options.baseUrl,
+      headers: options.headers,
+      giveUpAfterMs: options.giveUpAfterMs,
+      query: () => this.query(),
+      handlers: {
+        ready: (frame, reconnected) => this.onReady(frame, reconnected),
+        event: (event, resend) => this.onEvent(event, resend),
+        lost: (reason, retryInMs, wasConnected) => this.options.sink.notice(lostNotice(options.baseUrl, reason, retryInMs, wasConnected)),
+      },
+    });
+  }
+
+  /** Runs until stop() (resolves) or until the tunnel gives up or is refused (rejects). */
+  async run(): Promise<void> {
+    try {
+      await this.tunnel.run();
+    } finally {
+      await this.stop();
+    }
+  }
+
+  /**
+   * Stops receiving, gives deliveries in flight a moment to finish, keeps the rest
+   * spooled for the next run. Resolves to how many events wait there.
+   */
+  stop(): Promise<number> {
+    this.stopped ??= (async () => {
+      this.stopping = true;
+      this.tunnel.stop();
+      const flush = setTimeout(() => {
+        for (const target of this.targets.values()) target.inFlight?.abort();
+      }, FLUSH_MS);
+      for (const target of this.targets.values()) target.wake?.();
+      await Promise.allSettled(this.loops);
+      clearTimeout(flush);
+      await this.agent.close();
+      const waiting = this.spool.count();
+      this.spool.release(process.pid);
+      this.spool.close();
+      return waiting;
+    })();
+    return this.stopped;
+  }
+
+  private query(): Record<string, string | undefined> {
+    const where = this.from !== undefined ? { from: this.from } : { after: this.spool.cursor };
+    return { listener: this.options.listenerId, types: this.options.types?.join(','), ...where };
+  }
+
+  /** Forwarding starts with the first connection, so nothing is said before Ready. */
+  private startForwarding(): void {
+    this.started = true;
+    const urls = new Set([...this.options.routing.forwardTo, ...this.options.routing.routes.map((r) => r.url)]);
+    for (const url of urls) {
+      const state: TargetState = { url, down: 0, wake: undefined, inFlight: undefined };
+      this.targets.set(url, state);
+      this.loops.push(this.forwardLoop(state));
+    }
+  }
+
+  private onReady(frame: ReadyFrame, reconnected: boolean): void {
+    if (frame.after !== null) {
+      this.spool.cursor = frame.after;
+      this.from = undefined;
+    }
+    const sink = this.options.sink;
+    if (frame.cursor_source === 'unknown_after') {
+      sink.warning(`The service no longer has the event this listener stopped at (was the account reset?): resuming ${frame.after ? `after ${frame.after}` : 'from the start'}.`);
+    }
+    if (reconnected) {
+      sink.notice(reconnectedNotice(frame));
+      return;
+    }
+    sink.ready({
+      secret: this.options.secret,
+      listener: this.options.listenerId,
+      routing: this.options.routing,
+      after: frame.after,
+      cursor_source: frame.cursor_source,
+      backlog: frame.backlog,
+      resumed: this.resumedFrom ?? null,
+    });
+    const resumed = frame.cursor_source === 'after' || frame.cursor_source === 'listener';
+    if (resumed && frame.after !== null) sink.notice(resumedNotice(frame));
+    else if (frame.cursor_source === 'from') sink.notice(`Replaying from ${this.options.from}: ${frame.backlog} events.`);
+    const waiting = this.spool.count();
+    if (waiting > 0) sink.notice(`${waiting} event${waiting === 1 ? '' : 's'} from an earlier run wait in the spool: delivering them first.`);
+    if (!this.started) this.startForwarding();
+  }
+
+  private onEvent(event: Event, resend: boolean): void {
+    const targets = targetsOf(this.options.routing, event.type);
+    this.spool.receive(event, targets, { inOrder: !resend });
+    if (!resend) this.from = undefined;
+    this.options.sink.event(event, targets, resend);
+    if (targets.length === 0) this.tunnel.ack(event.id);
+    // An app that is down is left to its probe timer, not woken by every new event.
+    for (const url of targets) {
+      const target = this.targets.get(url);
+      if (target?.down === 0) target.wake?.();
+    }
+  }
+
+  /** One target's deliveries, oldest first, one at a time. */
+  private async forwardLoop(target: TargetState): Promise<void> {
+    while (!this.stopping) {
+      const now = Date.now();
+      const pending = this.spool.next(target.url, now);
+      if (!pending) {
+        const due = this.spool.nextDue(target.url);
+        await this.sleep(target, due === undefined ? undefined : due - now);
+        continue;
+      }
+      const result = await this.forward(target, pending);
+      if (!result) return;
+      // While an app stays down, its probes are news only the first time.
+      if (result.outcome !== 'app_down' || target.down === 1) this.options.sink.delivery(result);
+      if (result.outcome === 'app_down') await this.sleep(target, result.retry_in_ms ?? 0);
+    }
+  }
+
+  private async forward(target: TargetState, pending: Pending): Promise<DeliveryResult | undefined> {
+    const abort = new AbortController();
+    target.inFlight = abort;
+    const attempt = await postSignedEvent(target.url, pending.event, this.options.secret, {
+      dispatcher: this.agent,
+      userAgent: 'pay-webhooks-listen',
+      headers: this.options.forwardHeaders,
+      signal: abort.signal,
+    }).catch(() => undefined);
+    target.inFlight = undefined;
+    // Cut short by stop(): it stays spooled for the next run.
+    if (!attempt) return undefined;
+    const at = Date.parse(attempt.attempted_at);
+    let outcome: DeliveryOutcome = classify(attempt.status_code, attempt.error);
+    let retryIn: number | null = null;
+    if (outcome === 'delivered' || outcome === 'rejected') {
+      this.finish(pending);
+      if (target.down > 0) this.options.sink.notice(`${target.url} is answering again: delivering the ${this.spool.count(target.url)} events waiting for it.`);
+      target.down = 0;
+    } else if (pending.firstAttemptAt !== null && at - pending.firstAttemptAt >= GIVE_UP_AFTER_MS) {
+      outcome = 'gave_up';
+      this.finish(pending);
+    } else if (outcome === 'app_down') {
+      if (target.down === 0) this.options.sink.notice(`${target.url} is not answering (${attempt.error ?? `HTTP ${attempt.status_code}`}): its events wait in the spool and go out, in order, once it answers.`);
+      target.down++;
+      retryIn = backoff(DOWN_BACKOFF_MS, target.down);
+      // Still due at once: the oldest event is the probe when the app is back.
+      this.spool.retry(pending, at, at);
+    } else {
+      retryIn = backoff(EVENT_BACKOFF_MS, pending.attempts + 1);
+      this.spool.retry(pending, at, Date.now() + retryIn);
+    }
+    return {
+      event_id: pending.event.id,
+      event_type: pending.event.type,
+      url: target.url,
+      status: attempt.status_code,
+      error: attempt.error,
+      duration_ms: attempt.duration_ms,
+      attempt: pending.attempts + 1,
+      outcome,
+      retry_in_ms: retryIn === null ? null : Math.round(retryIn),
+    };
+  }
+
+  private finish(pending: Pending): void {
+    if (this.spool.done(pending)) this.tunnel.ack(pending.event.id);
+  }
+
+  /** Waits ms (forever when undefined) or until woken by a new event or stop(). */
+  private sleep(target: TargetState, ms: number | undefined): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(done, Math.max(0, ms));
+      function done() {
+        clearTimeout(timer);
+        target.wake = undefined;
+        resolve();
+      }
+      target.wake = done;
+    });
+  }
+}

@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Receiver } from '../support/receiver.js';
+import { type PayProcess, type SandboxHandle, startSandbox } from './harness.js';
+
+let sb: SandboxHandle;
+const app = new Receiver();
+const dir = mkdtempSync(join(tmpdir(), 'pay-listen-e2e-'));
+beforeAll(async () => {
+  sb = await startSandbox({ clock: '2030-01-15', db: join(dir, 'sandbox.db') });
+  await app.start();
+});
+afterAll(async () => {
+  await app.stop();
+  await sb?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let running: PayProcess | undefined;
+afterEach(async () => {
+  running?.signal('SIGKILL');
+  await running?.exited();
+  running = undefined;
+  app.received.length = 0;
+  app.respond = () => 200;
+});
+
+function listen(args: string[], env?: Record<string, string | undefined>): PayProcess {
+  running = sb.spawn(['webhooks', 'listen', ...args], { env });
+  return running;
+}
+
+async function stop(listener: PayProcess): Promise<number> {
+  listener.signal('SIGINT');
+  const code = await listener.exited();
+  running = undefined;
+  return code;
+}
+
+const customer = async (): Promise<string> => {
+  const created = (await sb.http('POST', '/v1/customers', {})).body;
+  const events = (await sb.http('GET', '/v1/events?limit=1')).body.data;
+  expect(events[0].data.object.id).toBe(created.id);
+  return events[0].id;
+};
+
+describe('pay webhooks listen', () => {
+  it('prints Ready with a masked secret that stays the same run after run, then a line per event and delivery', async () => {
+    const before = await customer();
+    const first = listen(['--forward-to', app.url('/hook?x=1'), '--forward-header', 'X-Trace: abc']);
+    const ready = await first.line(/^Ready!/);
+    expect(ready).toMatch(new RegExp(`^Ready! Forwarding events to ${app.url('/hook\\?x=1').replace(/\./g, '\\.')} · signing secret whsec_\\S{2}…\\S{4} \\(\\^C to quit\\)$`));
+    const id = await customer();
+    await first.line(new RegExp(`^--> customer\\.created \\[${id}\\]$`));
+    await first.line(new RegExp(`^<-- \\[200\\] POST ${app.url('/hook\\?x=1').replace(/\./g, '\\.')} \\[${id}\\] \\d+ms$`));
+    expect(app.received.map((r) => r.id)).toEqual([id]); // a first run starts after what came before
+    expect(app.received[0]).toMatchObject({ path: '/hook?x=1', headers: { 'x-trace': 'abc', 'webhook-id': id } });
+    expect(before).not.toBe(id);
+    expect(await stop(first)).toBe(0);
+
+    const second = listen(['--forward-to', app.url('/hook'), '--print-secret']);
+    const whole = (await second.line(/^Ready!/)).match(/signing secret (whsec_\S+)/)![1]!;
+    expect(ready).toContain(`${whole.slice(0, 8)}…${whole.slice(-4)}`);
+    app.secret = whole;
+    await customer();
+    await app.waitFor(() => app.received.length === 2);
+    expect(app.received[1]!.verified).toBe(true);
+    expect(await stop(second)).toBe(0);
+
+    const rotated = await sb.pay(['webhooks', 'rotate-secret']);
+    expect(rotated.exitCode).toBe(0);
+    const secret = rotated.stdout.trim();
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(whole);
+    const third = listen(['--forward-to', app.url('/hook'), '--print-secret']);
+    expect(await third.line(/^Ready!/)).toContain(secret);
+    expect(await stop(third)).toBe(0);
+  });
+
+  it('refuses a second listen of the same profile', async () => {
+    const first = listen(['--forward-to', app.url()]);
+    await first.line(/^Ready!/);
+    const second = await sb.pay(['webhooks', 'listen', '--forward-to', app.url()]);
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toMatch(/Another pay webhooks listen for this profile is running \(pid \d+\)/);
+  });
+
+  it('retries an event the app fails or is too slow for, without holding up later ones; a 4xx is final', async () => {
+    const slow = await customer();
+    const failing = await customer();
+    const refused = await customer();
+    const fine = await customer();
+    const seen = new Map<string, number>();
+    app.respond = async ({ id }) => {
+      const n = (seen.get(id) ?? 0) + 1;
+      seen.set(id, n);
+      if (id === slow && n === 1) await new Promise((resolve) => setTimeout(resolve, 1_500));
+      if (id === failing && n === 1) return 500;
+      if (id === refused) return 404;
+      return 200;
+    };
+    const listener = listen(['--forward-to', app.url(), '--from', slow, '--timeout', '300ms', '--json']);
+    await app.waitFor(() => [slow, failing, fine].every((id) => app.received.some((r) => r.id === id && seen.get(id)! >= (id === fine ? 1 : 2))), 15_000);
+    const lines = listener.stdout.map((l) => JSON.parse(l));
+    const results = (id: string) => lines.filter((l) => l.type === 'delivery' && l.event_id === id).map((l) => `${l.status ?? l.error}:${l.outcome}`);
+    expect(results(slow)).toEqual(['timeout:retrying', '200:delivered']);
+    expect(results(failing)).toEqual(['500:retrying', '200:delivered']);
+    expect(results(refused)).toEqual(['404:rejected']);
+    expect(results(fine)).toEqual(['200:delivered']);
+    const order = app.received.map((r) => r.id);
+    expect(order.indexOf(fine)).toBeLessThan(order.lastIndexOf(slow));
+    expect(order.filter((id) => id === refused)).toHaveLength(1);
+  });
+
+  it('routes by event type and filters types at the service', async () => {
+    const listener = listen(['--forward-to', app.url('/all'), '--route', 'customer.*=' + app.url('/customers')]);
+    await listener.line(/^Ready! Forwarding customer\.\* to .*\/customers, everything else to .*\/all/);
+    const id = await customer();
+    await app.waitFor(() => app.received.length === 1);
+    expect(app.received[0]).toMatchObject({ id, path: '/customers' });
+    expect(await stop(listener)).toBe(0);
+
+    const filtered = listen(['--forward-to', app.url('/all'), '--events', 'payment_intent.*']);
+    await filtered.line(/^Ready!/);
+    await customer();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(filtered.stdout.filter((l) => l.startsWith('-->'))).toEqual([]);
+    expect(app.received).toHaveLength(1);
+  });
+
+  it('gets events resent by pay events resend while it runs', async () => {
+    const listener = listen(['--forward-to', app.url()]);
+    await listener.line(/^Ready!/);
+    const id = await customer();
+    await listener.line(new RegExp(`^<-- \\[200\\] .*\\[${id}\\]`));
+    const resent = await sb.pay(['events', 'resend', id]);
+    expect(resent.exitCode).toBe(0);
+    expect(resent.stderr).toContain(`Resent ${id} to 0 webhook endpoints and 1 running listener.`);
+    await listener.line(new RegExp(`^--> customer\\.created \\[${id}\\] \\(resent\\)$`));
+    await app.waitFor(() => app.received.filter((r) => r.id === id).length === 2);
+  });
+
+  it('says so when the service goes away, and resumes where it stopped when it is back', async () => {
+    const listener = listen(['--forward-to', app.url()]);
+    await listener.line(/^Ready!/);
+    const first = await customer();
+    await app.waitFor(() => app.ids().has(first));
+    await sb.restart();
+    await listener.said(/Lost the connection to http:\/\/127\.0\.0\.1:\d+ \(.+\): reconnecting in \d+\.\ds…/);
+    await listener.said(new RegExp(`Reconnected: resumed after ${first}, 0 events replayed\\.`));
+    const second = await customer();
+    await app.waitFor(() => app.ids().has(second));
+  });
+
+  it('exits 7 after --give-up-after when the service cannot be reached, and 3 on a refused key', async () => {
+    const env = { PAY_BASE_URL: 'http://127.0.0.1:9', PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey };
+    const started = Date.now();
+    const unreachable = await sb.pay(['webhooks', 'listen', '--forward-to', app.url(), '--give-up-after', '1s'], { env });
+    expect(unreachable.exitCode).toBe(7);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(unreachable.stderr).toMatch(/Could not connect to http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\): reconnecting/);
+    expect(unreachable.stderr).toMatch(/giving up, as --give-up-after asks/);
+    const refused = await sb.pay(['webhooks', 'listen', '--forward-to', app.url()], { env: { ...env, PAY_BASE_URL: sb.baseUrl, PAY_API_KEY: 'sk_test_not_a_key_at_all_0000' } });
+    expect(refused.exitCode).toBe(3);
+    expect(refused.stderr).toContain('api_key_invalid');
+  });
+
+  it('checks its flags before connecting', async () => {
+    for (const [args, message] of [
+      [[], /Missing --forward-to/],
+      [['--forward-to', 'localhost:3000'], /Invalid --forward-to 'localhost:3000'/],
+      [['--forward-to', app.url(), '--events', 'customer.craeted'], /--events.*unknown event type 'customer\.craeted'/],
+      [['--forward-to', app.url(), '--route', 'customer.*'], /Invalid --route 'customer\.\*': expected pattern=url/],
+      [['--forward-to', app.url(), '--forward-header', 'no colon'], /Invalid --forward-header/],
+      [['--forward-to', app.url(), '--timeout', 'soon'], /--timeout/],
+    ] as const) {
+      const result = await sb.pay(['webhooks', 'listen', ...args]);
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+    }
+  });
+});
