@@ -163,13 +163,26 @@ describe('pay subscriptions retry-past-due', () => {
     const ids = await pastDue(2, [GOOD, GOOD]);
     await ok('POST', `/v1/subscriptions/${ids[0]}/retry`);
     await ok('POST', `/v1/subscriptions/${ids[1]}/cancel`);
-    const run = await sb.pay(['subscriptions', 'retry-past-due', '--only', ids.join(','), '--yes']);
+    const journal = join(sb.configDir, 'support-batch.jsonl');
+    const run = await sb.pay(['subscriptions', 'retry-past-due', '--only', ids.join(','), '--journal', journal, '--yes']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toContain(`- ${ids[0]} skipped: status active`);
     expect(run.stderr).toContain(`- ${ids[1]} skipped: status canceled`);
     expect(run.stdout).toMatch(new RegExp(`^${ids[1]}\\t.*\\tskipped\\tcanceled`, 'm'));
     expect(await intents(ids[0]!)).toHaveLength(2);
     expect(await intents(ids[1]!)).toHaveLength(1);
+
+    // The journal went where it was told; resuming a finished batch sends nothing.
+    expect(readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).type)).toEqual(['batch', 'started', 'started', 'result', 'result']);
+    const finished = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--journal', journal, '--yes', '--json']);
+    expect(finished.exitCode, finished.stderr).toBe(0);
+    expect(finished.stderr).toContain('already finished');
+    expect(JSON.parse(finished.stdout).counts).toEqual({ succeeded: 0, failed: 0, skipped: 2, remaining: 0 });
+    expect((await sb.pay(['subscriptions', 'retry-past-due', '--journal', journal, '--only', ids[0]!, '--yes'])).exitCode).toBe(2);
+
+    const nothing = await sb.pay(['subscriptions', 'retry-past-due', '--yes', '--json']);
+    expect(nothing.exitCode).toBe(0);
+    expect(JSON.parse(nothing.stdout)).toMatchObject({ object: 'retry_batch', id: null, counts: { succeeded: 0, failed: 0, skipped: 0, remaining: 0 } });
   });
 
   it('killed mid-batch (kill -9), then --resume: every subscription is retried exactly once', async () => {

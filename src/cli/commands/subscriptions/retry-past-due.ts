@@ -93,7 +93,7 @@ export async function run(options: RetryPastDueOptions, f: Factory): Promise<Bat
     ({ data: items } = await f.io.spin('Finding past_due subscriptions…', () => findPastDue(client, { customer: options.customer, only: options.only })));
     if (items.length === 0) {
       f.io.info(`No past_due subscriptions${options.customer ? ` for ${options.customer}` : ''}: nothing to retry.`);
-      if (f.io.json) f.io.printJSON({ object: 'list', data: [], has_more: false });
+      if (f.io.json) f.io.printJSON(batchJson());
       return undefined;
     }
     const unfinished = (await engine.listBatches(dir)).find((b) => b.account === client.account && b.done < b.items);
@@ -184,20 +184,26 @@ const resultColumns: Column<ItemResult>[] = [
   { header: 'PAYMENT INTENT', value: (r) => r.payment_intent_id },
 ];
 
+/** A batch's --json: every result so far, the counts, what is left; no batch at all when nothing was past_due. */
+function batchJson(report?: BatchReport) {
+  const results = report?.results ?? [];
+  const count = (outcome: ItemResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
+  return {
+    object: 'retry_batch',
+    id: report?.batch_id ?? null,
+    journal: report?.journal ?? null,
+    status: report?.error !== undefined ? 'stopped' : report?.interrupted ? 'interrupted' : 'finished',
+    counts: { succeeded: count('succeeded'), failed: count('failed'), skipped: count('skipped'), remaining: report?.remaining.length ?? 0 },
+    items: results,
+    remaining: report?.remaining.map((item) => item.subscription_id) ?? [],
+  };
+}
+
 /** The summary (table, TSV or JSON), then the exit: 0, 8 some failed, 130 interrupted, or what stopped it. */
 function finish(report: BatchReport, f: Factory): BatchReport {
-  const count = (outcome: ItemResult['outcome']) => report.results.filter((r) => r.outcome === outcome).length;
-  const counts = { succeeded: count('succeeded'), failed: count('failed'), skipped: count('skipped'), remaining: report.remaining.length };
-  const status = report.error !== undefined ? 'stopped' : report.interrupted ? 'interrupted' : 'finished';
-  f.io.printList(report.results, resultColumns, {
-    object: 'retry_batch',
-    id: report.batch_id,
-    journal: report.journal,
-    status,
-    counts,
-    items: report.results,
-    remaining: report.remaining.map((item) => item.subscription_id),
-  });
+  const json = batchJson(report);
+  const { counts } = json;
+  f.io.printList(report.results, resultColumns, json);
   f.io.info(`Batch ${report.batch_id}: ${counts.succeeded} succeeded, ${counts.failed} failed, ${counts.skipped} skipped${counts.remaining ? `, ${counts.remaining} not done` : ''}.`);
   const resume = `pay subscriptions retry-past-due --resume ${report.batch_id}`;
   if (report.error !== undefined) {
