@@ -3,8 +3,11 @@ import type { z } from 'zod';
 import { isMissingIssue } from '../domain/errors.js';
 import { UsageError } from './errors.js';
 
-/** `first_name` → `--first-name`; `card.number` → `--card-number`. */
-export const flagOf = (param: string) => `--${param.replace(/[._]/g, '-')}`;
+/**
+ * The flag of a request field (DESIGN section 8): kebab case, `_id` dropped from
+ * references. `first_name` → `--first-name`; `payment_method_id` → `--payment-method`.
+ */
+export const flagOf = (param: string) => `--${param.replace(/_id$/, '').replace(/[._]/g, '-')}`;
 
 /** A whole number flag; commander reports a bad one as a usage error naming the flag. */
 export function intArg(value: string): number {
@@ -49,4 +52,11 @@ export function listOptions(command: Command): Command {
   return command
     .option('--limit <n>', 'How many to show, 1 to 100', intArg, 10)
     .option('--starting-after <id>', 'Show the page after this id (cursor from a previous page)');
+}
+
+/** `--amount` and `--currency`, for commands that ask for money. */
+export function moneyOptions(command: Command): Command {
+  return command
+    .option('--amount <n>', 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99', intArg)
+    .option('--currency <code>', 'Three-letter lowercase currency code, e.g. usd');
 }

@@ -11,6 +11,13 @@ export interface NounModule {
  */
 export const NOUNS: ReadonlyArray<{ name: string; summary: string; load: () => Promise<NounModule> }> = [
   { name: 'customers', summary: 'Create, get and list customers', load: () => import('./commands/customers/index.js') },
+  { name: 'payment-methods', summary: 'Create, attach, get and list payment methods (cards, cards on a reader)', load: () => import('./commands/payment-methods/index.js') },
+  { name: 'intents', summary: 'Payment intents: create, confirm, capture, cancel, update, get, list', load: () => import('./commands/intents/index.js') },
+  { name: 'charges', summary: 'Get and list charges (one per payment attempt)', load: () => import('./commands/charges/index.js') },
+  { name: 'refunds', summary: 'Create, get and list refunds', load: () => import('./commands/refunds/index.js') },
+  { name: 'checkout', summary: 'Checkout sessions: a hosted payment page', load: () => import('./commands/checkout/index.js') },
+  { name: 'payment-links', summary: 'Payment links: a reusable URL to the hosted payment page', load: () => import('./commands/payment-links/index.js') },
+  { name: 'readers', summary: 'Terminal readers: list, get, activate; present a card in the sandbox', load: () => import('./commands/readers/index.js') },
   { name: 'subscriptions', summary: 'Recurring payments: create, update, pause, resume, cancel, retry, see the schedule; list and batch-retry past_due ones', load: () => import('./commands/subscriptions/index.js') },
   { name: 'api', summary: 'Send a raw request to the service with your profile\'s auth', load: () => import('./commands/api/index.js') },
   { name: 'profiles', summary: 'Manage profiles: service URL, account and API key', load: () => import('./commands/profiles/index.js') },

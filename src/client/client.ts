@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, errors as undiciErrors, request } from 'undici';
 import { endpoints, type EndpointName, fillPath, isWrite } from '../domain/endpoints.js';
 import { ApiError, ErrorBody } from '../domain/errors.js';
-import { maskSecret } from '../config/mask.js';
+import { maskSecret, redactCardData } from '../config/mask.js';
 import { NetworkError } from './errors.js';
 
 export interface ClientOptions {
@@ -125,7 +125,7 @@ export class Client {
     for (const [name, value] of Object.entries(headers)) {
       trace(`> ${name}: ${name === keyHeader ? maskSecret(value) : value}`);
     }
-    if (body !== undefined) trace(`> ${body}`);
+    if (body !== undefined) trace(`> ${redactCardData(body)}`);
   }
 
   async close(): Promise<void> {

@@ -43,6 +43,14 @@ const BillingDetails = z.strictObject({
   }).optional(),
 });
 
+/** An expiry as people type it: `MM/YY`, `MM / YYYY`; undefined when it is neither. */
+export function parseExpiry(text: string): { exp_month: number; exp_year: number } | undefined {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text);
+  if (!match) return undefined;
+  const year = Number(match[2]);
+  return { exp_month: Number(match[1]), exp_year: year < 100 ? 2000 + year : year };
+}
+
 export const PAYMENT_METHOD_TYPES = ['card', 'card_present'] as const;
 export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 

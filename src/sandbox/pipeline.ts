@@ -13,6 +13,8 @@ export interface RouteInput<B, Q> {
   body: B;
   query: Q;
   params: Record<string, string>;
+  /** The sandbox's origin as the caller reached it, for absolute URLs (hosted pages). */
+  origin: string;
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -46,6 +48,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
         body: (schemas.body ? parseOrThrow(schemas.body, request.body ?? {}) : undefined) as Parsed<BS>,
         query: (schemas.query ? parseOrThrow(schemas.query, request.query ?? {}) : undefined) as Parsed<QS>,
         params: request.params as Record<string, string>,
+        origin: originOf(request),
       };
       if (!schemas.body && isWrite(method)) rejectUnexpectedBody(request.body);
       const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
@@ -62,12 +65,10 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
         return { status: stored.status, body: JSON.parse(stored.response) as unknown, replayed: true };
       };
       const act = (ctx: ServiceContext): Outcome => {
-        try {
-          return { status: 200, body: handler(ctx, input), replayed: false };
-        } catch (error) {
-          if (!(error instanceof ApiError) || !error.commit) throw error;
-          return { status: error.status, body: error.toBody(), replayed: false };
-        }
+        const outcome = keepingDeclines(() => handler(ctx, input));
+        return 'declined' in outcome
+          ? { status: outcome.declined.status, body: outcome.declined.toBody(), replayed: false }
+          : { status: 200, body: outcome.value, replayed: false };
       };
       const record = (ctx: ServiceContext, outcome: Outcome): Outcome => {
         if (key !== undefined) {
@@ -106,7 +107,26 @@ interface Outcome {
   replayed: boolean;
 }
 
-function headerValue(request: FastifyRequest, name: string): string | undefined {
+/**
+ * Runs fn inside the caller's transaction. A declined payment attempt (an ApiError with
+ * `commit`) is returned, so the transaction keeps its changes; any other error is thrown
+ * and rolls the transaction back.
+ */
+export function keepingDeclines<T>(fn: () => T): { value: T } | { declined: ApiError } {
+  try {
+    return { value: fn() };
+  } catch (error) {
+    if (error instanceof ApiError && error.commit) return { declined: error };
+    throw error;
+  }
+}
+
+export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/** What authentication reads of a request: also an upgrade request of a WebSocket hub. */
+type HeaderSource = Pick<FastifyRequest, 'headers'>;
+
+function headerValue(request: HeaderSource, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
@@ -119,7 +139,7 @@ function rejectUnexpectedBody(body: unknown): void {
 }
 
 /** Spec section 5: `<prefix>-account` and `<prefix>-api-key` on every request. */
-export function authenticate(sandbox: Sandbox, request: FastifyRequest): Account {
+export function authenticate(sandbox: Sandbox, request: HeaderSource): Account {
   const prefix = sandbox.options.headerPrefix;
   const apiKey = headerValue(request, `${prefix}-api-key`);
   if (!apiKey) {

@@ -1,4 +1,5 @@
 import { TestClock, isoNow } from './clock.js';
+import type { DeliveryTiming } from './events/delivery.js';
 import { ReaderConnections } from './hub/readers.js';
 import { billing } from './services/billing.js';
 import { ServiceContext } from './services/context.js';
@@ -12,6 +13,10 @@ export interface SandboxOptions {
   clock?: string | undefined;
   /** The service's header prefix: `<prefix>-account`, `<prefix>-api-key`. */
   headerPrefix: string;
+  /** Webhook delivery timing; tests shorten the retry schedule with `retryScale`. */
+  webhooks?: Partial<DeliveryTiming> | undefined;
+  /** How often listen tunnels are pinged. */
+  listenHeartbeatMs?: number | undefined;
 }
 
 /** The sandbox service without HTTP: store, test clock, and per-request contexts. */

@@ -1,5 +1,8 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { ApiError } from '../domain/errors.js';
+import { DEFAULT_DELIVERY_TIMING, DeliveryWorker } from './events/delivery.js';
+import { ListenHub } from './hub/listen.js';
+import { UpgradeRouter } from './hub/upgrade.js';
 import { registerRoutes } from './routes/index.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
 
@@ -31,11 +34,24 @@ export async function buildServer(options: SandboxOptions): Promise<SandboxServe
     const error = new ApiError(404, 'route_missing', `No such route: ${request.method} ${request.url.split('?')[0]}.`);
     return reply.code(404).send(error.toBody());
   });
+  const listenHub = new ListenHub(sandbox, new UpgradeRouter(app), options.listenHeartbeatMs);
+  const timing = options.webhooks ?? {};
+  const delivery = new DeliveryWorker(sandbox, {
+    retryScale: timing.retryScale ?? DEFAULT_DELIVERY_TIMING.retryScale,
+    timeoutMs: timing.timeoutMs ?? DEFAULT_DELIVERY_TIMING.timeoutMs,
+    concurrency: timing.concurrency ?? DEFAULT_DELIVERY_TIMING.concurrency,
+  });
+  // Tunnels and deliveries end before the server closes, the database last.
+  app.addHook('preClose', async () => {
+    listenHub.close();
+    await delivery.stop();
+  });
   app.addHook('onClose', async () => sandbox.close());
 
   app.get('/healthz', async () => ({ ok: true }));
   registerRoutes(app, sandbox);
   await app.ready();
+  delivery.start();
   return { app, sandbox };
 }
 

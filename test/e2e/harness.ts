@@ -44,6 +44,10 @@ export interface SandboxHandle {
   /** A raw HTTP call with this account's auth. */
   http(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   stop(): Promise<void>;
+  /** SIGKILLs the sandbox process, as a crash: no cleanup runs. */
+  kill(): Promise<void>;
+  /** Starts a new sandbox process on the same database and config dir; the handle then talks to it. */
+  restart(): Promise<void>;
 }
 
 let counter = 0;
@@ -61,20 +65,11 @@ export async function startSandbox(options: { clock?: string; db?: string; args?
   args.push(...(options.db ? ['--db', options.db] : ['--memory']));
   if (options.clock) args.push('--clock', options.clock);
   args.push(...(options.args ?? []));
-  const child: ResultPromise = execa(process.execPath, args, { env, extendEnv: false, reject: false, buffer: false, stdin: 'ignore' });
-  const ready = await new Promise<{ base_url: string; account: string; pid: number }>((resolve, reject) => {
-    let buffer = '';
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const nl = buffer.indexOf('\n');
-      if (nl !== -1) resolve(JSON.parse(buffer.slice(0, nl)));
-    });
-    void child.then((r) => reject(new Error(`sandbox exited (${r.exitCode}) before ready: ${stderr}`)));
-  });
+  let current = await spawnSandbox(args, env);
   const handle: SandboxHandle = {
-    baseUrl: ready.base_url,
+    get baseUrl() {
+      return current.ready.base_url;
+    },
     account,
     apiKey,
     configDir,
@@ -86,7 +81,7 @@ export async function startSandbox(options: { clock?: string; db?: string; args?
       return JSON.parse(result.stdout);
     },
     async http(method, path, body, headers = {}) {
-      const res = await fetch(new URL(path, ready.base_url), {
+      const res = await fetch(new URL(path, current.ready.base_url), {
         method,
         headers: { 'pay-account': account, 'pay-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -101,10 +96,33 @@ export async function startSandbox(options: { clock?: string; db?: string; args?
       return { status: res.status, body: parsed, headers: res.headers };
     },
     async stop() {
-      child.kill('SIGTERM');
-      await child;
+      current.child.kill('SIGTERM');
+      await current.child;
       rmSync(configDir, { recursive: true, force: true });
+    },
+    async kill() {
+      current.child.kill('SIGKILL');
+      await current.child;
+    },
+    async restart() {
+      current = await spawnSandbox(args, env);
     },
   };
   return handle;
+}
+
+async function spawnSandbox(args: string[], env: Record<string, string | undefined>): Promise<{ child: ResultPromise; ready: { base_url: string } }> {
+  const child: ResultPromise = execa(process.execPath, args, { env, extendEnv: false, reject: false, buffer: false, stdin: 'ignore' });
+  const ready = await new Promise<{ base_url: string; account: string; pid: number }>((resolve, reject) => {
+    let buffer = '';
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const nl = buffer.indexOf('\n');
+      if (nl !== -1) resolve(JSON.parse(buffer.slice(0, nl)));
+    });
+    void child.then((r) => reject(new Error(`sandbox exited (${r.exitCode}) before ready: ${stderr}`)));
+  });
+  return { child, ready };
 }

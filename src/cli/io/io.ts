@@ -153,7 +153,8 @@ export class IO {
 
   /** Runs `task` under a spinner on stderr at a TTY; silently elsewhere. */
   async spin<T>(text: string, task: () => Promise<T>): Promise<T> {
-    if (!this.isStderrTTY || this.json || this.verbose) return task();
+    // A terminal of 0 columns (a pty nobody sized, as under `script`) sends ora into an endless loop.
+    if (!this.isStderrTTY || !this.streams.stderr.columns || this.json || this.verbose) return task();
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: this.streams.stderr, color: 'cyan', isEnabled: this.errColor.level > 0 || undefined }).start();
     try {

@@ -1,31 +1,29 @@
 import { EventEmitter } from 'node:events';
 import type { BaseObject, ListPage } from '../../domain/common.js';
 import { ApiError } from '../../domain/errors.js';
+import type { Event, EventListQuery, EventType } from '../../domain/events.js';
 import { newId } from '../../domain/ids.js';
 import type { Database } from '../store/db.js';
 
-export interface ServiceEvent {
-  id: string;
-  object: 'event';
-  type: string;
-  created: string;
-  livemode: boolean;
-  data: { object: BaseObject } & Record<string, unknown>;
-}
+export type ServiceEvent = Event;
+
+/** Event types and `family.*` patterns of the catalogue carry no GLOB metacharacter but `*`. */
+const typeClause = (patterns: readonly string[]) => `(${patterns.map(() => 'type GLOB ?').join(' OR ')})`;
 
 /**
  * One ordered log per account. An event is written in the transaction of the change
  * that causes it, and announced on the bus only once that transaction commits.
+ * Bus: `event` (account, event, seq) after commit; `resend` (account, event) when an
+ * event is sent again to running listeners.
  */
 export class EventLog {
-  /** Emits `event` with `(account, event)` after commit. */
   readonly bus = new EventEmitter();
 
   constructor(private readonly db: Database) {
     this.bus.setMaxListeners(0);
   }
 
-  append(account: string, type: string, object: BaseObject, created: string, extra: Record<string, unknown> = {}): ServiceEvent {
+  append(account: string, type: EventType, object: BaseObject, created: string, extra: Record<string, unknown> = {}): ServiceEvent {
     const event: ServiceEvent = {
       id: newId('event'),
       object: 'event',
@@ -34,8 +32,9 @@ export class EventLog {
       livemode: false,
       data: { object, ...extra },
     };
-    this.db.run('INSERT INTO events (id, account, type, created, data) VALUES (?, ?, ?, ?, ?)', event.id, account, type, created, JSON.stringify(event));
-    this.db.onCommit(() => this.bus.emit('event', account, event));
+    const { lastInsertRowid } = this.db.run('INSERT INTO events (id, account, type, created, data) VALUES (?, ?, ?, ?, ?)', event.id, account, type, created, JSON.stringify(event));
+    const seq = Number(lastInsertRowid);
+    this.db.onCommit(() => this.bus.emit('event', account, event, seq));
     return event;
   }
 
@@ -49,36 +48,46 @@ export class EventLog {
     return this.db.get<{ seq: number }>('SELECT seq FROM events WHERE id = ? AND account = ?', id, account)?.seq;
   }
 
-  list(
-    account: string,
-    options: { limit: number; starting_after?: string | undefined; type?: string | undefined },
-  ): ListPage<ServiceEvent> {
+  /** The newest event's position (0 when there is none) and id. */
+  latest(account: string): { seq: number; id: string | null } {
+    const row = this.db.get<{ seq: number; id: string }>('SELECT seq, id FROM events WHERE account = ? ORDER BY seq DESC LIMIT 1', account);
+    return row ?? { seq: 0, id: null };
+  }
+
+  /** The id of the newest event at or before seq. */
+  idAtOrBefore(account: string, seq: number): string | null {
+    return this.db.get<{ id: string }>('SELECT id FROM events WHERE account = ? AND seq <= ? ORDER BY seq DESC LIMIT 1', account, seq)?.id ?? null;
+  }
+
+  list(account: string, query: EventListQuery): ListPage<ServiceEvent> {
     const where = ['account = ?'];
     const params: Array<string | number> = [account];
-    if (options.type !== undefined) {
-      // `payment_intent.*` matches a family of types.
-      if (options.type.endsWith('.*')) {
-        where.push('type LIKE ?');
-        params.push(`${options.type.slice(0, -1)}%`);
-      } else {
-        where.push('type = ?');
-        params.push(options.type);
-      }
+    if (query.type !== undefined) {
+      where.push(typeClause([query.type]));
+      params.push(query.type);
     }
-    if (options.starting_after !== undefined) {
-      const seq = this.seqOf(account, options.starting_after);
+    const bounds = [['created[gte]', '>='], ['created[gt]', '>'], ['created[lte]', '<='], ['created[lt]', '<']] as const;
+    for (const [key, op] of bounds) {
+      const value = query[key];
+      if (value === undefined) continue;
+      // Instants compare as instants, whatever their offset or precision.
+      where.push(`julianday(created) ${op} julianday(?)`);
+      params.push(value);
+    }
+    if (query.starting_after !== undefined) {
+      const seq = this.seqOf(account, query.starting_after);
       if (seq === undefined) {
-        throw new ApiError(400, 'parameter_invalid', `Invalid starting_after: no event '${options.starting_after}'.`, { param: 'starting_after' });
+        throw new ApiError(400, 'parameter_invalid', `Invalid starting_after: no event '${query.starting_after}'.`, { param: 'starting_after' });
       }
       where.push('seq < ?');
       params.push(seq);
     }
-    params.push(options.limit + 1);
+    params.push(query.limit + 1);
     const rows = this.db.all<{ data: string }>(`SELECT data FROM events WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`, ...params);
     return {
       object: 'list',
-      data: rows.slice(0, options.limit).map((r) => JSON.parse(r.data) as ServiceEvent),
-      has_more: rows.length > options.limit,
+      data: rows.slice(0, query.limit).map((r) => JSON.parse(r.data) as ServiceEvent),
+      has_more: rows.length > query.limit,
     };
   }
 
@@ -87,6 +96,12 @@ export class EventLog {
     return this.db
       .all<{ seq: number; data: string }>('SELECT seq, data FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC LIMIT ?', account, afterSeq, limit)
       .map((r) => ({ seq: r.seq, event: JSON.parse(r.data) as ServiceEvent }));
+  }
+
+  /** How many events after a cursor match the patterns (all when none). */
+  countAfter(account: string, afterSeq: number, patterns: readonly string[] | undefined): number {
+    const filter = patterns?.length ? ` AND ${typeClause(patterns)}` : '';
+    return this.db.get<{ n: number }>(`SELECT count(*) AS n FROM events WHERE account = ? AND seq > ?${filter}`, account, afterSeq, ...(patterns ?? []))!.n;
   }
 
   clear(account: string): void {

@@ -105,12 +105,13 @@ describe('create', () => {
 
 describe('the billing engine', () => {
   it('pending → active at the anchor: spec section 6 rule 2\'s events, each intent tied to the subscription', async () => {
-    const sub = await subscribe();
+    const sub = await subscribe({ metadata: { order: '42' } });
     await advance('2030-01-31');
     const active = await get(sub.id);
     expect(active).toMatchObject({ status: 'active', next_payment_at: '2030-02-28T00:00:00Z' });
     const [intent] = await intentsOf(sub.id);
-    expect(intent).toMatchObject({ status: 'succeeded', subscription_id: sub.id, created: '2030-01-31T00:00:00Z', amount: 1500, customer_id: sub.customer_id });
+    // Spec section 4 rule 10: linked by subscription_id, and findable by the subscription's metadata.
+    expect(intent).toMatchObject({ status: 'succeeded', subscription_id: sub.id, created: '2030-01-31T00:00:00Z', amount: 1500, customer_id: sub.customer_id, metadata: { order: '42' } });
     expect(active.latest_payment_intent_id).toBe(intent!.id);
 
     const events = s.sandbox.store.events.list(s.account.id, { limit: 100 }).data.reverse();

@@ -1,10 +1,12 @@
 import type { BaseObject, ListPage } from '../../domain/common.js';
 import { notFound } from '../../domain/errors.js';
+import type { EventType } from '../../domain/events.js';
 import { newId, type ObjectKind } from '../../domain/ids.js';
 import type { ServiceEvent } from '../events/log.js';
 import type { ReaderConnections } from '../hub/readers.js';
 import type { Account } from '../store/accounts.js';
 import type { Store } from '../store/index.js';
+import { enqueueDeliveries } from './webhook-endpoints.js';
 
 /**
  * What a service sees of one request: the account, the test clock's `now`, and the
@@ -53,8 +55,16 @@ export class ServiceContext {
     return this.store.objects.list<T>(this.account.id, kind, options);
   }
 
-  emit(type: string, object: BaseObject, extra: Record<string, unknown> = {}): ServiceEvent {
-    return this.store.events.append(this.account.id, type, object, this.now, extra);
+  /** Deletes an object; the service's 404 naming `param` when there is none. */
+  remove(kind: ObjectKind, id: string, param = 'id'): void {
+    if (!this.store.objects.remove(this.account.id, kind, id)) throw notFound(kind, id, param);
+  }
+
+  /** Appends an event to the log and queues its webhook deliveries, in this transaction. */
+  emit(type: EventType, object: BaseObject, extra: Record<string, unknown> = {}): ServiceEvent {
+    const event = this.store.events.append(this.account.id, type, object, this.now, extra);
+    enqueueDeliveries(this, event);
+    return event;
   }
 
   /** Work to do once this request's transaction has committed. */

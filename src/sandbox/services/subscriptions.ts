@@ -1,3 +1,4 @@
+import type { Customer } from '../../domain/customers.js';
 import { ApiError, invalid, invalidState } from '../../domain/errors.js';
 import type { PaymentIntent } from '../../domain/payment-intents.js';
 import type { PaymentMethod } from '../../domain/payment-methods.js';
@@ -11,7 +12,6 @@ import {
   type SubscriptionUpdate,
 } from '../../domain/subscriptions.js';
 import type { ServiceContext } from './context.js';
-import type { Customer } from '../../domain/customers.js';
 import { createAndConfirmForSubscription } from './payment-intents.js';
 
 // The subscription state machine of spec section 3 with DESIGN section 5's decisions.

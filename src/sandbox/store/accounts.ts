@@ -35,6 +35,10 @@ export class AccountStore {
     return this.db.get('SELECT 1 AS one FROM accounts WHERE id = ?', id) !== undefined;
   }
 
+  byId(id: string): Account | undefined {
+    return this.db.get<{ id: string; secret: string }>('SELECT id, secret FROM accounts WHERE id = ?', id);
+  }
+
   byKey(apiKey: string): Account | undefined {
     return this.db.get<{ id: string; secret: string }>('SELECT id, secret FROM accounts WHERE api_key_hash = ?', hashKey(apiKey));
   }

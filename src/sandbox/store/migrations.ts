@@ -46,7 +46,37 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account, key)
   );
   `,
-  // 2: what the billing engine asks at every clock step: the earliest payment due and the
+  // 2: webhook endpoint secrets (never in the endpoint object), deliveries with their
+  // attempts (so retries survive a restart), listen tunnels' cursors.
+  `
+  CREATE TABLE webhook_secrets (
+    endpoint_id TEXT PRIMARY KEY,
+    account TEXT NOT NULL REFERENCES accounts(id),
+    secret TEXT NOT NULL
+  );
+  CREATE TABLE deliveries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    account TEXT NOT NULL REFERENCES accounts(id),
+    event_id TEXT NOT NULL,
+    endpoint_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts TEXT NOT NULL DEFAULT '[]',
+    next_attempt_at INTEGER,
+    created INTEGER NOT NULL
+  );
+  CREATE INDEX deliveries_due ON deliveries(next_attempt_at) WHERE status = 'pending';
+  CREATE INDEX deliveries_by_event ON deliveries(account, event_id, id);
+  CREATE INDEX deliveries_by_endpoint ON deliveries(account, endpoint_id) WHERE status = 'pending';
+  CREATE TABLE listen_cursors (
+    account TEXT NOT NULL REFERENCES accounts(id),
+    listener TEXT NOT NULL,
+    last_seq INTEGER NOT NULL,
+    updated TEXT NOT NULL,
+    PRIMARY KEY (account, listener)
+  );
+  `,
+  // 3: what the billing engine asks at every clock step: the earliest payment due and the
   // earliest cancel_at of a subscription still running.
   `
   CREATE INDEX subscriptions_by_next_payment ON objects(account, json_extract(data, '$.next_payment_at'))

@@ -29,6 +29,11 @@ export class ObjectStore {
     return row ? (JSON.parse(row.data) as T) : undefined;
   }
 
+  /** The account an object belongs to: for pages whose URL is the capability (hosted checkout). */
+  ownerOf(kind: string, id: string): string | undefined {
+    return this.db.get<{ account: string }>('SELECT account FROM objects WHERE id = ? AND kind = ?', id, kind)?.account;
+  }
+
   list<T extends BaseObject>(
     account: string,
     kind: string,
@@ -60,6 +65,11 @@ export class ObjectStore {
     );
     const has_more = rows.length > options.limit;
     return { object: 'list', data: rows.slice(0, options.limit).map((r) => JSON.parse(r.data) as T), has_more };
+  }
+
+  /** Deletes one object; false when there was none. */
+  remove(account: string, kind: string, id: string): boolean {
+    return Number(this.db.run('DELETE FROM objects WHERE id = ? AND account = ? AND kind = ?', id, account, kind).changes) === 1;
   }
 
   /** Deletes every object of an account (sandbox reset). */

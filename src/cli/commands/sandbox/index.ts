@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
 import * as accountsAdd from './accounts-add.js';
+import * as cards from './cards.js';
 import * as clock from './clock.js';
 import * as reset from './reset.js';
 import * as start from './start.js';
@@ -12,6 +13,7 @@ export function register(noun: Command, f: Factory): void {
   stop.define(noun, f);
   status.define(noun, f);
   reset.define(noun, f);
+  cards.define(noun, f);
   clock.define(noun, f);
   const accounts = noun.command('accounts').description('Accounts of the sandbox');
   accountsAdd.define(accounts, f);

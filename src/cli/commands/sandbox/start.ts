@@ -34,7 +34,22 @@ export function define(noun: Command, f: Factory): void {
     'pay sandbox start                    # in the foreground; Ctrl-C stops it',
     'pay sandbox start --detach --json    # {"base_url", "account", "pid"}',
     'pay sandbox start --port 0 --memory --clock 2030-01-01',
+    'PAY_SANDBOX_RETRY_SCALE=0.001 pay sandbox start   # webhook retries after 1 ms, 5 ms, 30 ms… (tests)',
   );
+}
+
+/**
+ * `PAY_SANDBOX_RETRY_SCALE` multiplies the webhook retry schedule (1 s, 5 s, 30 s, 2 min,
+ * 10 min, 1 h, then hourly for 24 h), so tests need not wait minutes.
+ */
+function retryScale(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.PAY_SANDBOX_RETRY_SCALE;
+  if (raw === undefined || raw === '') return undefined;
+  const scale = Number(raw);
+  if (!Number.isFinite(scale) || scale <= 0) {
+    throw new UsageError(`Invalid PAY_SANDBOX_RETRY_SCALE '${raw}': must be a positive number (1 is real time; 0.001 makes 1 s into 1 ms).`);
+  }
+  return scale;
 }
 
 function checkOptions(options: StartOptions): string | undefined {
@@ -47,6 +62,7 @@ function checkOptions(options: StartOptions): string | undefined {
 
 export async function run(options: StartOptions, f: Factory): Promise<void> {
   const clock = checkOptions(options);
+  const scale = retryScale(f.env);
   const daemon = await import('../../../sandbox/daemon.js');
   const dir = f.configDir;
   const running = await daemon.runningSandbox(dir);
@@ -75,7 +91,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
 
   const { buildServer } = await import('../../../sandbox/server.js');
   const db = options.memory ? ':memory:' : (options.db ?? sandboxDbFile(dir));
-  const { app, sandbox } = await buildServer({ db, clock, headerPrefix: 'pay' });
+  const { app, sandbox } = await buildServer({ db, clock, headerPrefix: 'pay', webhooks: { retryScale: scale } });
   const created = sandbox.addAccount({ id: account, apiKey });
   const address = await app.listen({ port: options.port, host: options.host });
   const url = new URL(address);

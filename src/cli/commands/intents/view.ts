@@ -1,0 +1,39 @@
+import type { Charge, PaymentIntent } from '../../../domain/payment-intents.js';
+import type { Factory } from '../../factory.js';
+import type { Column } from '../../io/io.js';
+
+export const intentColumns: Column<PaymentIntent>[] = [
+  { header: 'ID', value: (p) => p.id },
+  { header: 'STATUS', value: (p) => p.status },
+  { header: 'AMOUNT', value: (p) => p.amount },
+  { header: 'RECEIVED', value: (p) => p.amount_received },
+  { header: 'CURRENCY', value: (p) => p.currency },
+  { header: 'CUSTOMER', value: (p) => p.customer_id },
+  { header: 'SUBSCRIPTION', value: (p) => p.subscription_id },
+  { header: 'CREATED', value: (p) => p.created },
+];
+
+export const chargeColumns: Column<Charge>[] = [
+  { header: 'ID', value: (c) => c.id },
+  { header: 'STATUS', value: (c) => c.status },
+  { header: 'AMOUNT', value: (c) => c.amount },
+  { header: 'CAPTURED', value: (c) => c.amount_captured },
+  { header: 'REFUNDED', value: (c) => c.amount_refunded },
+  { header: 'INTENT', value: (c) => c.payment_intent_id },
+  { header: 'CREATED', value: (c) => c.created },
+];
+
+/** The intent, with a word at a TTY on what happened and what comes next. */
+export function showIntent(f: Factory, intent: PaymentIntent, verb: string): void {
+  if (f.io.human) {
+    f.io.success(`${verb} payment intent ${intent.id}: ${intent.status}`);
+    if (intent.next_action) {
+      const reader = intent.next_action.terminal_reader_id;
+      f.io.info(`  Waiting for a card on reader ${reader}. In the sandbox: pay readers present ${reader} --outcome approved`);
+    }
+    if (intent.status === 'succeeded' && intent.amount_received < intent.amount) {
+      f.io.warn(`Partial authorization: ${intent.amount_received} of ${intent.amount} received.`);
+    }
+  }
+  f.io.printObject(intent);
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { Amount, type BaseObject, Currency, IdOf, ListQuery, Metadata } from './common.js';
+
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, e.g. https://example.com/done' });
+
+/** DESIGN section 4: `{amount, currency, success_url, cancel_url, customer_id?}`. */
+export const CheckoutSessionCreate = z.strictObject({
+  amount: Amount,
+  currency: Currency,
+  success_url: HttpUrl,
+  cancel_url: HttpUrl,
+  customer_id: IdOf('cus').optional(),
+  metadata: Metadata.optional(),
+});
+export type CheckoutSessionCreate = z.output<typeof CheckoutSessionCreate>;
+
+export const CHECKOUT_SESSION_STATUSES = ['open', 'complete', 'expired'] as const;
+
+export const CheckoutSessionListQuery = ListQuery.extend({
+  status: z.enum(CHECKOUT_SESSION_STATUSES, { error: 'must be open, complete or expired' }).optional(),
+  payment_intent_id: z.string().optional(),
+});
+
+export interface CheckoutSession extends BaseObject {
+  object: 'checkout_session';
+  status: (typeof CHECKOUT_SESSION_STATUSES)[number];
+  payment_status: 'unpaid' | 'paid';
+  amount: number;
+  currency: string;
+  payment_intent_id: string;
+  /** The hosted payment page, served by the sandbox. */
+  checkout_session_url: string;
+  /** Null for sessions of a payment link without one: the page then shows its own receipt. */
+  success_url: string | null;
+  cancel_url: string | null;
+  customer_id: string | null;
+  payment_link_id: string | null;
+  expires_at: string;
+  metadata: Record<string, string>;
+}
+
+/** The spec's no-code option: a reusable URL, each visit its own checkout session. */
+export const PaymentLinkCreate = z.strictObject({
+  amount: Amount,
+  currency: Currency,
+  success_url: HttpUrl.optional(),
+  cancel_url: HttpUrl.optional(),
+  metadata: Metadata.optional(),
+});
+export type PaymentLinkCreate = z.output<typeof PaymentLinkCreate>;
+
+export interface PaymentLink extends BaseObject {
+  object: 'payment_link';
+  url: string;
+  active: boolean;
+  amount: number;
+  currency: string;
+  success_url: string | null;
+  cancel_url: string | null;
+  metadata: Record<string, string>;
+}

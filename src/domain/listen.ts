@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { EventPatternList, type Event } from './events.js';
+
+// The listen tunnel's protocol, shared by the sandbox's hub (src/sandbox/hub/listen.ts,
+// where it is described) and the CLI's tunnel client (src/webhooks/tunnel.ts).
+
+const EventId = z.string().regex(/^evt_[A-Za-z0-9]+$/, { error: 'must be an event id (evt_…)' });
+
+/** Query of `GET /v1/listen`. */
+export const ListenQuery = z
+  .strictObject({
+    /** Stream the events after this one. */
+    after: EventId.optional(),
+    /** Stream from this event, itself included. */
+    from: EventId.optional(),
+    /** Only these types (comma-separated; `family.*` allowed). */
+    types: EventPatternList.optional(),
+    /** A stable id whose acknowledgements the service keeps, so a reconnect resumes. */
+    listener: z.string().regex(/^lsn_[A-Za-z0-9]{8,64}$/, { error: 'must be a listener id (lsn_…)' }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.after !== undefined && value.from !== undefined) ctx.addIssue({ code: 'custom', path: ['from'], message: 'give after or from, not both' });
+  });
+export type ListenQuery = z.infer<typeof ListenQuery>;
+
+/** Server → client. */
+export type ServerFrame =
+  | {
+      type: 'ready';
+      listener: string | null;
+      /** The cursor streaming starts after (null: the account has no events yet). */
+      after: string | null;
+      /** Where that cursor came from. `latest` is a first run; `unknown_after` means the client's cursor is not in the log (reset?). */
+      cursor_source: 'after' | 'from' | 'listener' | 'latest' | 'unknown_after';
+      /** Events already waiting after the cursor, replayed first. */
+      backlog: number;
+      /** The server pings this often; a client that hears nothing for much longer reconnects. */
+      heartbeat_ms: number;
+    }
+  | { type: 'event'; event: Event; resend?: true }
+  | { type: 'ping' };
+
+/** Client → server. */
+export type ClientFrame = { type: 'ack'; id: string } | { type: 'pong' };

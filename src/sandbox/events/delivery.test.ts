@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Receiver } from '../../../test/support/receiver.js';
+import { until } from '../../../test/support/wait.js';
+import { startTestSandbox, type TestSandbox } from '../testing.js';
+import { RETRY_DELAYS_S, retryDelayMs } from './delivery.js';
+
+describe('retry schedule', () => {
+  it('is 1 s, 5 s, 30 s, 2 min, 10 min, 1 h, then hourly to 24 h after the first', () => {
+    expect(RETRY_DELAYS_S.slice(0, 7)).toEqual([1, 5, 30, 120, 600, 3600, 3600]);
+    const total = RETRY_DELAYS_S.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThanOrEqual(24 * 3600);
+    expect(total).toBeLessThan(25 * 3600);
+    expect(retryDelayMs(RETRY_DELAYS_S.length + 1, 1)).toBeUndefined();
+  });
+
+  it('jitters ±20 % and scales', () => {
+    expect(retryDelayMs(1, 1, () => 0)).toBeCloseTo(800);
+    expect(retryDelayMs(1, 1, () => 1)).toBeCloseTo(1200);
+    expect(retryDelayMs(2, 0.001, () => 0.5)).toBeCloseTo(5);
+  });
+});
+
+describe('webhook delivery', () => {
+  const cleanup: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  async function setup(options: Parameters<typeof startTestSandbox>[0] = {}): Promise<{ sb: TestSandbox; app: Receiver; endpoint: any }> {
+    const app = await new Receiver().start();
+    cleanup.push(() => app.stop());
+    const sb = await startTestSandbox({ webhooks: { retryScale: 0.002 }, ...options });
+    cleanup.push(() => sb.close());
+    const endpoint = (await sb.call('POST', '/v1/webhook-endpoints', { url: app.url('/hook?tenant=a'), enabled_events: ['customer.created'] })).body;
+    app.secret = endpoint.secret;
+    return { sb, app, endpoint };
+  }
+
+  it('delivers signed, retries after two 500s, and records every attempt', async () => {
+    const { sb, app, endpoint } = await setup();
+    let calls = 0;
+    app.respond = () => (++calls <= 2 ? 500 : 200);
+    const customer = (await sb.call('POST', '/v1/customers', { email: 'a@example.com' })).body;
+    await app.waitFor(() => app.received.length === 3, 5_000, 'three attempts');
+    const [first] = app.received;
+    expect(first!.verified).toBe(true);
+    expect(first!.path).toBe('/hook?tenant=a');
+    expect(first!.event).toMatchObject({ object: 'event', type: 'customer.created', data: { object: { id: customer.id } } });
+    expect(new Set(app.received.map((r) => r.id))).toEqual(new Set([first!.event.id]));
+
+    const event = await until(async () => (await sb.call('GET', `/v1/events/${first!.id}`)).body, (e) => e.deliveries[0].status === 'succeeded', 'the delivery to be recorded');
+    expect(event.deliveries).toHaveLength(1);
+    expect(event.deliveries[0]).toMatchObject({ webhook_endpoint_id: endpoint.id, status: 'succeeded', next_attempt_at: null });
+    expect(event.deliveries[0].attempts.map((a: any) => a.status_code)).toEqual([500, 500, 200]);
+  });
+
+  it('never shows the secret again and sends only the types asked for', async () => {
+    const { sb, app, endpoint } = await setup();
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    const fetched = (await sb.call('GET', `/v1/webhook-endpoints/${endpoint.id}`)).body;
+    expect(fetched).not.toHaveProperty('secret');
+    expect((await sb.call('GET', '/v1/webhook-endpoints')).body.data[0]).not.toHaveProperty('secret');
+    const other = await sb.call('POST', '/v1/webhook-endpoints', { url: app.url('/pi'), subscription_group: 'payment_intent_events' });
+    expect(other.body.enabled_events).toEqual(['payment_intent.*', 'charge.*']);
+    await sb.call('POST', '/v1/customers', {});
+    await app.waitFor(() => app.received.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(app.received.map((r) => r.path)).toEqual(['/hook?tenant=a']);
+  });
+
+  it('disables an endpoint that answers 410 and sends it nothing more', async () => {
+    const { sb, app, endpoint } = await setup();
+    app.respond = () => 410;
+    await sb.call('POST', '/v1/customers', {});
+    await app.waitFor(() => app.received.length === 1);
+    const fetched = await until(async () => (await sb.call('GET', `/v1/webhook-endpoints/${endpoint.id}`)).body, (e) => e.status === 'disabled', 'the endpoint to be disabled');
+    expect(fetched.disabled_reason).toContain('410');
+    await sb.call('POST', '/v1/customers', {});
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(app.received).toHaveLength(1);
+  });
+
+  it('answers the request that caused the event without waiting for a slow endpoint', async () => {
+    const { sb, app } = await setup();
+    app.respond = () => new Promise((resolve) => setTimeout(() => resolve(200), 1_500));
+    const started = Date.now();
+    expect((await sb.call('POST', '/v1/customers', {})).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(500);
+    await app.waitFor(() => app.received.length === 1);
+  });
+
+  it('keeps deliveries due across a restart of the sandbox', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-delivery-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const db = join(dir, 'sandbox.db');
+    const { sb, app } = await setup({ db, webhooks: { retryScale: 0.2 } });
+    app.respond = () => 503;
+    const customer = (await sb.call('POST', '/v1/customers', {})).body;
+    await app.waitFor(() => app.received.length === 1);
+    await sb.close();
+    app.respond = () => 200;
+    const again = await startTestSandbox({ db, webhooks: { retryScale: 0.2 } });
+    cleanup.push(() => again.close());
+    await app.waitFor(() => app.received.length === 2, 5_000, 'the retry after the restart');
+    expect(app.received[1]!.event.data.object.id).toBe(customer.id);
+    expect(app.received[1]!.verified).toBe(true);
+  });
+});

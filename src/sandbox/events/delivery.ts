@@ -1,0 +1,116 @@
+import { Agent } from 'undici';
+import { postSignedEvent } from '../../webhooks/post.js';
+import type { Sandbox } from '../sandbox.js';
+import { disableWebhookEndpoint } from '../services/webhook-endpoints.js';
+import type { DueDelivery } from './deliveries.js';
+
+/**
+ * Seconds before each retry (DESIGN section 6): 1 s, 5 s, 30 s, 2 min, 10 min, 1 h, then
+ * hourly until 24 h after the first, in real time.
+ */
+export const RETRY_DELAYS_S: readonly number[] = [1, 5, 30, 120, 600, 3600, ...Array<number>(23).fill(3600)];
+
+export interface DeliveryTiming {
+  /**
+   * Multiplies every retry delay; 1 in normal use. Tests shorten the schedule with it
+   * (`PAY_SANDBOX_RETRY_SCALE=0.001` makes 1 s into 1 ms), keeping its shape.
+   */
+  retryScale: number;
+  /** How long an endpoint may take to answer before the attempt counts as failed. */
+  timeoutMs: number;
+  /** Attempts in flight at once, across endpoints. */
+  concurrency: number;
+}
+
+export const DEFAULT_DELIVERY_TIMING: DeliveryTiming = { retryScale: 1, timeoutMs: 10_000, concurrency: 16 };
+
+/** The delay before retry n (1-based), with ±20 % jitter so retries do not arrive in step. */
+export function retryDelayMs(retry: number, scale: number, random = Math.random): number | undefined {
+  const seconds = RETRY_DELAYS_S[retry - 1];
+  if (seconds === undefined) return undefined;
+  return seconds * 1000 * scale * (0.8 + 0.4 * random());
+}
+
+/**
+ * Sends queued deliveries: signed (Standard Webhooks, webhook-id = the event id),
+ * at least once, retried on a timeout or a non-2xx answer per the schedule; 410 disables
+ * the endpoint. It works from the deliveries table alone, after commit and off the
+ * request path, so a slow endpoint never holds up the request that caused the event and
+ * a restarted sandbox picks up whatever was still due.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Map<number, { done: Promise<void>; abort: AbortController }>();
+  private readonly agent: Agent;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly timing: DeliveryTiming = DEFAULT_DELIVERY_TIMING,
+  ) {
+    this.agent = new Agent({ connect: { timeout: timing.timeoutMs }, headersTimeout: timing.timeoutMs, bodyTimeout: timing.timeoutMs });
+  }
+
+  start(): void {
+    this.sandbox.store.deliveries.signal.on('queued', this.kick);
+    this.kick();
+  }
+
+  /** Stops sending; attempts cut short stay due and run after the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.sandbox.store.deliveries.signal.off('queued', this.kick);
+    clearTimeout(this.timer);
+    for (const { abort } of this.inFlight.values()) abort.abort();
+    await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    await this.agent.close();
+  }
+
+  private readonly kick = (): void => {
+    if (this.stopped) return;
+    const deliveries = this.sandbox.store.deliveries;
+    const now = Date.now();
+    const free = this.timing.concurrency - this.inFlight.size;
+    if (free > 0) {
+      for (const due of deliveries.due(now, free, new Set(this.inFlight.keys()))) {
+        const abort = new AbortController();
+        const done = this.attempt(due, abort.signal).finally(() => {
+          this.inFlight.delete(due.id);
+          this.kick();
+        });
+        this.inFlight.set(due.id, { done, abort });
+      }
+    }
+    // Due work beyond the concurrency is picked up as attempts finish; the timer is for later work.
+    clearTimeout(this.timer);
+    const next = deliveries.nextDueAfter(now);
+    if (next !== undefined) this.timer = setTimeout(this.kick, Math.min(next - now, 2 ** 31 - 1)).unref();
+  };
+
+  private async attempt(due: DueDelivery, signal: AbortSignal): Promise<void> {
+    const store = this.sandbox.store;
+    const event = store.events.find(due.account, due.event_id);
+    const secret = store.deliveries.secretOf(due.account, due.endpoint_id);
+    if (!event || !secret) {
+      // The account was reset or the endpoint deleted under this delivery.
+      store.deliveries.record(due.id, due.attempts, { status: 'canceled' });
+      return;
+    }
+    const attempt = await postSignedEvent(due.url, event, secret, { dispatcher: this.agent, userAgent: 'pay-sandbox-webhooks', signal }).catch(() => undefined);
+    // Cut short by stop(): the delivery stays due and runs after the next start.
+    if (!attempt) return;
+    const attempts = [...due.attempts, attempt];
+    const status = attempt.status_code;
+    store.db.transaction(() => {
+      if (status !== null && status >= 200 && status < 300) return store.deliveries.record(due.id, attempts, { status: 'succeeded' });
+      if (status === 410) {
+        store.deliveries.record(due.id, attempts, { status: 'failed' });
+        const account = store.accounts.byId(due.account);
+        if (account) disableWebhookEndpoint(this.sandbox.context(account), due.endpoint_id, `${due.url} answered 410 Gone at ${attempt.attempted_at}`);
+        return;
+      }
+      const delay = retryDelayMs(attempts.length, this.timing.retryScale);
+      store.deliveries.record(due.id, attempts, delay === undefined ? { status: 'failed' } : { retryAt: Date.now() + delay });
+    });
+  }
+}

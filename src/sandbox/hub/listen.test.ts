@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { until } from '../../../test/support/wait.js';
+import type { ServerFrame } from '../../domain/listen.js';
+import { startTestSandbox, type TestSandbox } from '../testing.js';
+
+/** A bare tunnel client that records frames and acknowledges only when told. */
+class Tap {
+  readonly frames: ServerFrame[] = [];
+  closed: number | undefined;
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => this.frames.push(JSON.parse(String(data)) as ServerFrame));
+    ws.on('close', (code) => (this.closed = code));
+  }
+
+  static open(sb: TestSandbox, query: string, headers = sb.headers): Promise<Tap> {
+    const ws = new WebSocket(`${sb.baseUrl.replace('http', 'ws')}/v1/listen${query}`, { headers });
+    const tap = new Tap(ws);
+    return new Promise((resolve, reject) => {
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body) })));
+      });
+      ws.once('open', () => resolve(tap));
+    });
+  }
+
+  get ready() {
+    return this.frames.find((f) => f.type === 'ready') as Extract<ServerFrame, { type: 'ready' }> | undefined;
+  }
+
+  events(): string[] {
+    return this.frames.flatMap((f) => (f.type === 'event' && !f.resend ? [f.event.id] : []));
+  }
+
+  ack(id: string): void {
+    this.ws.send(JSON.stringify({ type: 'ack', id }));
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.ws.once('close', () => resolve());
+      this.ws.close();
+    });
+  }
+}
+
+describe('listen hub', () => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  async function sandbox(options: Parameters<typeof startTestSandbox>[0] = {}): Promise<TestSandbox> {
+    const sb = await startTestSandbox(options);
+    cleanup.push(() => sb.close());
+    return sb;
+  }
+  const customer = async (sb: TestSandbox) => (await sb.call('POST', '/v1/customers', {})).body;
+  const eventIds = async (sb: TestSandbox) => ((await sb.call('GET', '/v1/events?limit=100')).body.data as Array<{ id: string }>).map((e) => e.id).reverse();
+
+  it('refuses a tunnel without valid auth with the service error body', async () => {
+    const sb = await sandbox();
+    await expect(Tap.open(sb, '', { 'pay-account': sb.account, 'pay-api-key': 'sk_test_wrong' })).rejects.toMatchObject({
+      status: 401,
+      body: { error: { type: 'authentication_error', code: 'api_key_invalid' } },
+    });
+    await expect(Tap.open(sb, '?types=customer.creatd')).rejects.toMatchObject({ status: 400, body: { error: { param: 'types.0' } } });
+  });
+
+  it('starts a first run at the newest event, then streams live events in order', async () => {
+    const sb = await sandbox();
+    await customer(sb);
+    const tap = await Tap.open(sb, '?listener=lsn_unit0001');
+    await until(() => tap.ready, Boolean, 'ready');
+    const [before] = await eventIds(sb);
+    expect(tap.ready).toMatchObject({ listener: 'lsn_unit0001', after: before, cursor_source: 'latest', backlog: 0 });
+    for (let i = 0; i < 5; i++) await customer(sb);
+    const all = await eventIds(sb);
+    await until(() => tap.events().length, (n) => n === 5, 'five events');
+    expect(tap.events()).toEqual(all.slice(1));
+    await tap.close();
+  });
+
+  it('resumes after the last acknowledged event when the client names no cursor', async () => {
+    const sb = await sandbox();
+    const tap = await Tap.open(sb, '?listener=lsn_unit0002');
+    for (let i = 0; i < 3; i++) await customer(sb);
+    await until(() => tap.events().length, (n) => n === 3, 'three events');
+    tap.ack(tap.events()[1]!);
+    tap.ack(tap.events()[0]!); // late acks never rewind the cursor
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await tap.close();
+    await customer(sb);
+    const again = await Tap.open(sb, '?listener=lsn_unit0002');
+    await until(() => again.events().length, (n) => n === 2, 'the replay');
+    const all = await eventIds(sb);
+    expect(again.ready).toMatchObject({ after: all[1], cursor_source: 'listener', backlog: 2 });
+    expect(again.events()).toEqual(all.slice(2));
+    await again.close();
+  });
+
+  it('honours after, from and types, and falls back when after is unknown', async () => {
+    const sb = await sandbox();
+    for (let i = 0; i < 4; i++) await customer(sb);
+    const all = await eventIds(sb);
+    const after = await Tap.open(sb, `?after=${all[1]}`);
+    await until(() => after.events().length, (n) => n === 2, 'after');
+    expect(after.events()).toEqual(all.slice(2));
+    const from = await Tap.open(sb, `?from=${all[1]}`);
+    await until(() => from.events().length, (n) => n === 3, 'from');
+    expect(from.events()).toEqual(all.slice(1));
+    const none = await Tap.open(sb, `?from=${all[0]}&types=payment_intent.*`);
+    await until(() => none.ready, Boolean, 'ready');
+    expect(none.ready!.backlog).toBe(0);
+    const unknown = await Tap.open(sb, '?after=evt_gone');
+    await until(() => unknown.ready, Boolean, 'ready');
+    expect(unknown.ready).toMatchObject({ cursor_source: 'unknown_after', after: all[3], backlog: 0 });
+    await customer(sb);
+    await until(() => from.events().length, (n) => n === 4, 'live after replay');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(none.events()).toEqual([]);
+    for (const tap of [after, from, none, unknown]) await tap.close();
+  });
+
+  it('sends a resent event to running tunnels and counts them', async () => {
+    const sb = await sandbox();
+    const tap = await Tap.open(sb, '');
+    const other = await Tap.open(sb, '?types=payment_intent.*');
+    await customer(sb);
+    const [id] = await eventIds(sb);
+    await until(() => tap.events().length, (n) => n === 1, 'the event');
+    const result = await sb.call('POST', `/v1/events/${id}/resend`, {});
+    expect(result.body).toEqual({ object: 'event_resend', event: id, webhook_endpoints: [], listeners: 1 });
+    await until(() => tap.frames.filter((f) => f.type === 'event' && f.resend).length, (n) => n === 1, 'the resend');
+    expect(other.frames.filter((f) => f.type === 'event')).toEqual([]);
+    await tap.close();
+    await other.close();
+  });
+
+  it('pings, and closes a tunnel that stops answering', async () => {
+    const sb = await sandbox({ listenHeartbeatMs: 40 });
+    const tap = await Tap.open(sb, '');
+    await until(() => tap.closed, (code) => code !== undefined, 'the silent tunnel to be closed', 2_000);
+    expect(tap.frames.some((f) => f.type === 'ping')).toBe(true);
+    const answering = await Tap.open(sb, '');
+    answering.ws.on('message', (data) => {
+      if ((JSON.parse(String(data)) as ServerFrame).type === 'ping') answering.ws.send(JSON.stringify({ type: 'pong' }));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answering.closed).toBeUndefined();
+    await answering.close();
+  });
+
+  it('tells tunnels it is going away when the sandbox stops', async () => {
+    const sb = await startTestSandbox();
+    const tap = await Tap.open(sb, '');
+    await sb.close();
+    await until(() => tap.closed, (code) => code !== undefined, 'the tunnel to close', 2_000);
+    expect(tap.closed).toBe(1001);
+  });
+});

@@ -1,0 +1,46 @@
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../domain/errors.js';
+
+export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => void;
+
+/**
+ * The server's one `upgrade` listener: each WebSocket path (listen tunnels, terminal
+ * readers) goes to its hub. A handler refuses by throwing an ApiError, which answers
+ * with the service's error body, as any request would get; unknown paths get a 404.
+ */
+export class UpgradeRouter {
+  private readonly routes = new Map<string, UpgradeHandler>();
+
+  constructor(app: FastifyInstance) {
+    app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.dispatch(request, socket, head));
+  }
+
+  route(path: string, handler: UpgradeHandler): void {
+    this.routes.set(path, handler);
+  }
+
+  private dispatch(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    try {
+      const handler = this.routes.get(url.pathname);
+      if (!handler) throw new ApiError(404, 'route_missing', `No such route: GET ${url.pathname} (WebSocket).`);
+      handler(request, socket, head, url);
+    } catch (error) {
+      refuse(socket, error instanceof ApiError ? error : new ApiError(500, 'internal', 'An internal error occurred in the sandbox.'));
+    }
+  }
+}
+
+function refuse(socket: Duplex, error: ApiError): void {
+  const body = JSON.stringify(error.toBody());
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inProcessSandbox } from '../../../test/support/in-process.js';
+
+let s: Awaited<ReturnType<typeof inProcessSandbox>>;
+beforeAll(async () => {
+  s = await inProcessSandbox();
+});
+afterAll(async () => s.close());
+
+async function session(extra: Record<string, unknown> = {}) {
+  const res = await s.call('POST', '/v1/checkout-sessions', { amount: 1099, currency: 'usd', success_url: 'https://shop.example/done', cancel_url: 'https://shop.example/cart', ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+const page = (path: string) => s.app.inject({ method: 'GET', url: path });
+const submit = (id: string, form: Record<string, string>) =>
+  s.app.inject({ method: 'POST', url: `/checkout/${id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(form).toString() });
+
+describe('checkout sessions', () => {
+  it('creates a session with an intent and an absolute URL to the hosted page', async () => {
+    const cs = await session();
+    expect(cs).toMatchObject({ object: 'checkout_session', status: 'open', payment_status: 'unpaid', amount: 1099, currency: 'usd', expires_at: '2030-01-16T00:00:00Z' });
+    expect(cs.checkout_session_url).toBe(`http://localhost:80/checkout/${cs.id}`);
+    const pi = (await s.call('GET', `/v1/payment-intents/${cs.payment_intent_id}`)).body;
+    expect(pi).toMatchObject({ status: 'requires_payment_method', amount: 1099, payment_method_types: ['card'] });
+    const res = await page(`/checkout/${cs.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(res.body).toContain('$10.99');
+    expect(res.body).toContain('<form method="post"');
+  });
+
+  it('pays with a test card and redirects to success_url with the session id', async () => {
+    const cs = await session();
+    const res = await submit(cs.id, { number: '4242 4242 4242 4242', exp: '12 / 34', cvc: '123', zip: '94110' });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`https://shop.example/done?session_id=${cs.id}`);
+    expect((await s.call('GET', `/v1/checkout-sessions/${cs.id}`)).body).toMatchObject({ status: 'complete', payment_status: 'paid' });
+    expect((await s.call('GET', `/v1/payment-intents/${cs.payment_intent_id}`)).body.status).toBe('succeeded');
+    expect((await submit(cs.id, { number: '4242424242424242', exp: '12/34', cvc: '123' })).statusCode).toBe(303);
+    expect((await s.call('GET', `/v1/charges?payment_intent_id=${cs.payment_intent_id}`)).body.data).toHaveLength(1);
+  });
+
+  it('shows a decline inline, keeps the attempt, and lets the customer retry', async () => {
+    const cs = await session();
+    const declined = await submit(cs.id, { number: '4000000000000002', exp: '12/34', cvc: '123' });
+    expect(declined.statusCode).toBe(402);
+    expect(declined.body).toContain('Your card was declined.');
+    expect(declined.body).not.toContain('4000000000000002');
+    expect((await s.call('GET', `/v1/payment-intents/${cs.payment_intent_id}`)).body).toMatchObject({ status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } });
+    const badNumber = await submit(cs.id, { number: '4242424242424241', exp: '12/34', cvc: '123' });
+    expect(badNumber.statusCode).toBe(400);
+    expect(badNumber.body).toMatch(/id="number"[^>]*aria-invalid="true"/);
+    const badExp = await submit(cs.id, { number: '4242424242424242', exp: 'soon', cvc: '123' });
+    expect(badExp.body).toContain('Enter the expiry date as MM / YY.');
+    expect((await submit(cs.id, { number: '4242424242424242', exp: '12/34', cvc: '123' })).statusCode).toBe(303);
+  });
+
+  it('escapes what it interpolates', async () => {
+    const cs = await session({ cancel_url: 'https://shop.example/cart?x="><script>alert(1)</script>' });
+    const res = await page(`/checkout/${cs.id}`);
+    expect(res.body).not.toContain('<script>');
+    expect(res.body).toContain('id="cancel"');
+  });
+
+  it('expires with the test clock, canceling the unpaid intent', async () => {
+    const later = await inProcessSandbox();
+    const cs = (await later.call('POST', '/v1/checkout-sessions', { amount: 500, currency: 'eur', success_url: 'https://a.example/ok', cancel_url: 'https://a.example/no' })).body;
+    await later.call('POST', '/v1/test-helpers/clock/advance', { days: 1 });
+    expect((await later.call('GET', `/v1/checkout-sessions/${cs.id}`)).body.status).toBe('expired');
+    expect((await later.call('GET', `/v1/payment-intents/${cs.payment_intent_id}`)).body).toMatchObject({ status: 'canceled', cancellation_reason: 'abandoned' });
+    const res = await later.app.inject({ method: 'GET', url: `/checkout/${cs.id}` });
+    expect(res.statusCode).toBe(410);
+    await later.close();
+  });
+
+  it('answers 404 for an unknown page, and rejects bad bodies naming the field', async () => {
+    expect((await page('/checkout/cs_nope')).statusCode).toBe(404);
+    expect((await s.call('POST', '/v1/checkout-sessions', { amount: 100, currency: 'usd', success_url: 'ftp://x', cancel_url: 'https://x.example' })).body.error.param).toBe('success_url');
+  });
+});
+
+describe('payment links', () => {
+  it('gives a reusable URL; each visit opens its own session', async () => {
+    const link = (await s.call('POST', '/v1/payment-links', { amount: 2500, currency: 'usd' })).body;
+    expect(link).toMatchObject({ object: 'payment_link', active: true, amount: 2500 });
+    expect(link.url).toBe(`http://localhost:80/pay/${link.id}`);
+    const first = await page(`/pay/${link.id}`);
+    const second = await page(`/pay/${link.id}`);
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toMatch(/^\/checkout\/cs_/);
+    expect(second.headers.location).not.toBe(first.headers.location);
+    const csId = String(first.headers.location).split('/').pop()!;
+    const paid = await submit(csId, { number: '5555555555554444', exp: '01/31', cvc: '321' });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.body).toContain('Payment complete');
+    expect((await s.call('GET', `/v1/checkout-sessions/${csId}`)).body).toMatchObject({ payment_link_id: link.id, status: 'complete' });
+  });
+});

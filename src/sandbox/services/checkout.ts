@@ -1,0 +1,137 @@
+import type { CheckoutSession, CheckoutSessionCreate, PaymentLink, PaymentLinkCreate } from '../../domain/checkout.js';
+import type { ListQuery } from '../../domain/common.js';
+import { ApiError, parseOrThrow } from '../../domain/errors.js';
+import { PaymentMethodCreate } from '../../domain/payment-methods.js';
+import type { PaymentIntent } from '../../domain/payment-intents.js';
+import type { DueWork } from '../clock.js';
+import type { ServiceContext } from './context.js';
+import { cancelPaymentIntent, confirmPaymentIntent, createPaymentIntent, getPaymentIntent } from './payment-intents.js';
+import { createPaymentMethod } from './payment-methods.js';
+
+/** How long a checkout session stays open (test-clock time). */
+export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+
+const isoAfter = (now: string, ms: number) => new Date(Date.parse(now) + ms).toISOString().replace(/\.000Z$/, 'Z');
+
+/**
+ * A session owns one payment intent, created with it; the hosted page at
+ * checkout_session_url (on `origin`, the sandbox's address as the caller reached it) pays it.
+ */
+export function createCheckoutSession(
+  ctx: ServiceContext,
+  body: Omit<CheckoutSessionCreate, 'success_url' | 'cancel_url'> & { success_url: string | null; cancel_url: string | null; payment_link_id?: string },
+  origin: string,
+): CheckoutSession {
+  const intent = createPaymentIntent(ctx, {
+    amount: body.amount,
+    currency: body.currency,
+    payment_method_types: ['card'],
+    customer_id: body.customer_id,
+    metadata: body.metadata,
+  });
+  const session = ctx.create<CheckoutSession>('checkout_session', {
+    status: 'open',
+    payment_status: 'unpaid',
+    amount: body.amount,
+    currency: body.currency,
+    payment_intent_id: intent.id,
+    checkout_session_url: '',
+    success_url: body.success_url,
+    cancel_url: body.cancel_url,
+    customer_id: body.customer_id ?? null,
+    payment_link_id: body.payment_link_id ?? null,
+    expires_at: isoAfter(ctx.now, SESSION_TTL_MS),
+    metadata: body.metadata ?? {},
+  });
+  // The URL names the session, whose id exists only once it is created.
+  return ctx.update<CheckoutSession>({ ...session, checkout_session_url: `${origin}/checkout/${session.id}` });
+}
+
+export const getCheckoutSession = (ctx: ServiceContext, id: string) => ctx.get<CheckoutSession>('checkout_session', id);
+
+export const listCheckoutSessions = (ctx: ServiceContext, query: ListQuery & { status?: CheckoutSession['status'] | undefined; payment_intent_id?: string | undefined }) =>
+  ctx.list<CheckoutSession>('checkout_session', { limit: query.limit, starting_after: query.starting_after, filters: { status: query.status, payment_intent_id: query.payment_intent_id } });
+
+/** What the hosted page's form sends: the card as typed, checked by the same rules as the API. */
+export interface CheckoutPayment {
+  card: { number: string; exp_month: number; exp_year: number; cvc: string };
+  zip: string | undefined;
+}
+
+/**
+ * Pays an open session with a card from its hosted page: the same payment-method and
+ * confirm services as the API. A decline throws the 402 (its attempt kept).
+ */
+export function payCheckoutSession(ctx: ServiceContext, id: string, payment: CheckoutPayment): CheckoutSession {
+  const session = getCheckoutSession(ctx, id);
+  if (session.status !== 'open') throw new ApiError(409, 'invalid_state', `This checkout session is ${session.status}: it can no longer be paid.`);
+  const body = parseOrThrow(PaymentMethodCreate, {
+    type: 'card',
+    card: payment.card,
+    ...(payment.zip ? { billing_details: { address: { zip: payment.zip } } } : {}),
+  });
+  const pm = createPaymentMethod(ctx, body);
+  const intent = confirmPaymentIntent(ctx, session.payment_intent_id, { payment_method_id: pm.id });
+  if (intent.status !== 'succeeded') throw new ApiError(409, 'invalid_state', `Payment intent ${intent.id} is ${intent.status}.`);
+  const complete = ctx.update<CheckoutSession>({ ...session, status: 'complete', payment_status: 'paid' });
+  ctx.emit('checkout_session.completed', complete, { payment_intent_id: intent.id });
+  return complete;
+}
+
+/** Open sessions expire with the test clock; their unpaid intents are canceled. */
+export const checkoutExpiry: DueWork = {
+  nextDue(ctx) {
+    return openSessions(ctx)
+      .map((s) => s.expires_at)
+      .filter((at) => Date.parse(at) > Date.parse(ctx.now))
+      .sort((a, b) => Date.parse(a) - Date.parse(b))[0];
+  },
+  run(ctx) {
+    for (const session of openSessions(ctx)) {
+      if (Date.parse(session.expires_at) > Date.parse(ctx.now)) continue;
+      const intent = getPaymentIntent(ctx, session.payment_intent_id);
+      if (intent.status === 'requires_payment_method' || intent.status === 'requires_confirmation') {
+        cancelPaymentIntent(ctx, intent.id, { cancellation_reason: 'abandoned' });
+      }
+      const expired = ctx.update<CheckoutSession>({ ...session, status: 'expired' });
+      ctx.emit('checkout_session.expired', expired, { payment_intent_id: intent.id });
+    }
+  },
+};
+
+const openSessions = (ctx: ServiceContext) => ctx.list<CheckoutSession>('checkout_session', { limit: 100_000, filters: { status: 'open' } }).data;
+
+export function createPaymentLink(ctx: ServiceContext, body: PaymentLinkCreate, origin: string): PaymentLink {
+  const link = ctx.create<PaymentLink>('payment_link', {
+    url: '',
+    active: true,
+    amount: body.amount,
+    currency: body.currency,
+    success_url: body.success_url ?? null,
+    cancel_url: body.cancel_url ?? null,
+    metadata: body.metadata ?? {},
+  });
+  return ctx.update<PaymentLink>({ ...link, url: `${origin}/pay/${link.id}` });
+}
+
+export const getPaymentLink = (ctx: ServiceContext, id: string) => ctx.get<PaymentLink>('payment_link', id);
+
+export const listPaymentLinks = (ctx: ServiceContext, query: ListQuery) =>
+  ctx.list<PaymentLink>('payment_link', { limit: query.limit, starting_after: query.starting_after });
+
+/** A visit to a payment link: a new session of its own. */
+export function openLinkSession(ctx: ServiceContext, linkId: string, origin: string): CheckoutSession {
+  const link = getPaymentLink(ctx, linkId);
+  if (!link.active) throw new ApiError(409, 'invalid_state', 'This payment link is no longer active.');
+  return createCheckoutSession(ctx, {
+    amount: link.amount,
+    currency: link.currency,
+    success_url: link.success_url,
+    cancel_url: link.cancel_url,
+    metadata: link.metadata,
+    payment_link_id: link.id,
+  }, origin);
+}
+
+/** The intent behind a session, for the page's receipt. */
+export const sessionIntent = (ctx: ServiceContext, session: CheckoutSession): PaymentIntent => getPaymentIntent(ctx, session.payment_intent_id);
