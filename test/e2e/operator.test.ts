@@ -30,8 +30,9 @@ async function card(customer: string, number: string): Promise<string> {
 }
 
 /**
- * Subscriptions whose first payment, tomorrow, is declined (ids newest first, as listed);
- * `cards[i]`, when given, then replaces subscription i's card (the support fix before a retry).
+ * Subscriptions whose first payment, tomorrow, is declined (ids in creation order; lists
+ * show them newest first); `cards[i]`, when given, then replaces subscription i's card
+ * (the support fix before a retry).
  */
 async function pastDue(n: number, cards: Array<string | undefined> = []): Promise<string[]> {
   const today = (await ok('GET', '/v1/test-helpers/clock')).now.slice(0, 10);
@@ -48,7 +49,7 @@ async function pastDue(n: number, cards: Array<string | undefined> = []): Promis
     const number = cards[i];
     if (number) await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id, number) });
   }
-  return subs.map((s) => s.id).reverse();
+  return subs.map((s) => s.id);
 }
 
 const intents = async (id: string): Promise<Array<{ id: string; status: string }>> => (await ok('GET', `/v1/payment-intents?subscription_id=${id}&limit=100`)).data;
@@ -81,7 +82,7 @@ describe('pay subscriptions past-due', () => {
   it('lists past_due subscriptions with why their last payment failed and since when', async () => {
     const [fresh] = await pastDue(1, [GOOD]);
     await ok('POST', `/v1/subscriptions/${fresh}/retry`);
-    const ids = await pastDue(3);
+    const ids = (await pastDue(3)).reverse();
 
     const all = await sb.json(['subscriptions', 'past-due', '--all']);
     expect(all).toMatchObject({ object: 'list', has_more: false });
@@ -116,7 +117,7 @@ describe('pay subscriptions past-due', () => {
 
 describe('pay subscriptions retry-past-due', () => {
   it('retries the batch once: fixed cards pay, the rest stay past_due (exit 8), each item journaled', async () => {
-    const ids = await pastDue(4, [GOOD, undefined, NO_FUNDS, GOOD]).then((newestFirst) => newestFirst.reverse());
+    const ids = await pastDue(4, [GOOD, undefined, NO_FUNDS, GOOD]);
     const before = await Promise.all(ids.map(async (id) => (await intents(id)).length));
     expect(before).toEqual([1, 1, 1, 1]);
 
@@ -183,6 +184,23 @@ describe('pay subscriptions retry-past-due', () => {
     const nothing = await sb.pay(['subscriptions', 'retry-past-due', '--yes', '--json']);
     expect(nothing.exitCode).toBe(0);
     expect(JSON.parse(nothing.stdout)).toMatchObject({ object: 'retry_batch', id: null, counts: { succeeded: 0, failed: 0, skipped: 0, remaining: 0 } });
+  });
+
+  it('at a TTY shows the batch and asks first: no charges unless confirmed', async () => {
+    const ids = await pastDue(2, [GOOD, undefined]);
+    const question = 'Retry these 2 subscriptions, charging up to 3001 usd?';
+    const declined = await sb.atTTY(['subscriptions', 'retry-past-due'], [[question, 'n\r']]);
+    expect(declined.unanswered).toEqual([]);
+    expect(declined.exitCode, declined.screen).toBe(130);
+    for (const id of ids) expect(declined.screen).toContain(id);
+    expect(declined.screen).toContain('card_declined');
+    expect(declined.screen).toContain('Nothing was charged');
+    for (const id of ids) expect(await intents(id)).toHaveLength(1);
+
+    const confirmed = await sb.atTTY(['subscriptions', 'retry-past-due'], [[question, 'y\r']]);
+    expect(confirmed.exitCode, confirmed.screen).toBe(8);
+    expect(confirmed.screen).toMatch(/SUBSCRIPTION +CUSTOMER +AMOUNT +RESULT/);
+    expect(await Promise.all(ids.map(statusOf))).toEqual(['active', 'past_due']);
   });
 
   it('killed mid-batch (kill -9), then --resume: every subscription is retried exactly once', async () => {
