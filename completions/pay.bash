@@ -19,7 +19,7 @@ _pay_commands() {
     'sandbox') printf '%s\n' 'accounts' 'cards' 'clock' 'help' 'reset' 'start' 'status' 'stop' ;;
     'sandbox accounts') printf '%s\n' 'add' 'help' ;;
     'sandbox clock') printf '%s\n' 'advance' 'help' 'show' ;;
-    'subscriptions') printf '%s\n' 'cancel' 'create' 'get' 'help' 'list' 'pause' 'resume' 'retry' 'schedule' 'update' ;;
+    'subscriptions') printf '%s\n' 'cancel' 'create' 'get' 'help' 'list' 'past-due' 'pause' 'resume' 'retry' 'retry-past-due' 'schedule' 'update' ;;
     'terminal') printf '%s\n' 'help' 'simulate' ;;
     'webhooks') printf '%s\n' 'endpoints' 'help' 'listen' 'rotate-secret' ;;
     'webhooks endpoints') printf '%s\n' 'create' 'delete' 'get' 'help' 'list' ;;
@@ -63,6 +63,8 @@ _pay_flags() {
     'sandbox start') printf '%s\n' '--clock' '--db' '--detach' '--help' '-h' '--host' '--json' '--memory' '--no-color' '--no-input' '--port' '--profile' '--verbose' ;;
     'subscriptions create') printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--help' '-h' '--interval-count' '--interval-unit' '--json' '--metadata' '--no-color' '--no-input' '--payment-method' '--platform-fee-amount' '--price' '--profile' '--verbose' '--yes' '-y' ;;
     'subscriptions list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--status' '--verbose' ;;
+    'subscriptions past-due') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--dry-run' '--help' '-h' '--journal' '--json' '--no-color' '--no-input' '--only' '--profile' '--resume' '--verbose' '--yes' '-y' ;;
     'subscriptions schedule') printf '%s\n' '--count' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--help' '-h' '--json' '--metadata' '--no-cancel-at' '--no-color' '--no-input' '--no-platform-fee-amount' '--payment-method' '--platform-fee-amount' '--profile' '--verbose' ;;
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--help' '-h' '--json' '--label' '--method' '--model' '--no-color' '--no-input' '--once' '--outcome' '--processor' '--profile' '--serial' '--tip' '--verbose' ;;
@@ -105,6 +107,8 @@ _pay_value_flags() {
     'sandbox start') printf '%s\n' '--clock' '--db' '--host' '--port' '--profile' ;;
     'subscriptions create') printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--interval-count' '--interval-unit' '--metadata' '--payment-method' '--platform-fee-amount' '--price' '--profile' ;;
     'subscriptions list') printf '%s\n' '--customer' '--limit' '--profile' '--starting-after' '--status' ;;
+    'subscriptions past-due') printf '%s\n' '--customer' '--limit' '--profile' ;;
+    'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--journal' '--only' '--profile' '--resume' ;;
     'subscriptions schedule') printf '%s\n' '--count' '--profile' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--metadata' '--payment-method' '--platform-fee-amount' '--profile' ;;
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip' ;;
@@ -143,8 +147,8 @@ _pay_values() {
     'sandbox accounts help|') printf '%s\n' 'add' ;;
     'sandbox clock help|') printf '%s\n' 'advance' 'show' ;;
     'sandbox help|') printf '%s\n' 'accounts' 'cards' 'clock' 'reset' 'start' 'status' 'stop' ;;
-    'sandbox start|--db') compgen -f -- "$3" ;;
-    'subscriptions help|') printf '%s\n' 'cancel' 'create' 'get' 'list' 'pause' 'resume' 'retry' 'schedule' 'update' ;;
+    'sandbox start|--db'|'subscriptions retry-past-due|--journal') compgen -f -- "$3" ;;
+    'subscriptions help|') printf '%s\n' 'cancel' 'create' 'get' 'list' 'past-due' 'pause' 'resume' 'retry' 'retry-past-due' 'schedule' 'update' ;;
     'terminal help|') printf '%s\n' 'simulate' ;;
     'webhooks endpoints help|') printf '%s\n' 'create' 'delete' 'get' 'list' ;;
     'webhooks help|') printf '%s\n' 'endpoints' 'listen' 'rotate-secret' ;;

@@ -170,14 +170,14 @@ let activeIO: IO | undefined;
 /** The process entry: one exit point. */
 export async function run(): Promise<void> {
   const streams: Streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
-  let stopping = false;
+  let stoppedAt = -Infinity;
   const onSignal = (signal: NodeJS.Signals) => {
-    // A long-running command (sandbox, listen) stops cleanly and exits 0; anything else is interrupted.
-    // Signals during that stop wait for it: conf's when-exit re-raises the signal it saw,
-    // which must not cut the stop short.
-    if (stopping) return;
+    // conf's exit hook (when-exit) catches the same signal after us and raises it again
+    // at once: that copy is the same interrupt, not a second Ctrl-C meaning "quit now".
+    if (performance.now() - stoppedAt < 250) return;
+    // A long-running command (sandbox, listen, a batch) stops cleanly; anything else is interrupted.
     if (activeIO?.handlesStop) {
-      stopping = true;
+      stoppedAt = performance.now();
       return activeIO.stop();
     }
     process.exit(signal === 'SIGINT' ? EXIT.interrupted : 143);

@@ -10,3 +10,5 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
 export const sandboxStateFile = (dir: string) => join(dir, 'sandbox.json');
 export const sandboxDbFile = (dir: string) => join(dir, 'sandbox.db');
 export const sandboxLogFile = (dir: string) => join(dir, 'sandbox.log');
+/** Journals of past_due retry batches, one file a batch. */
+export const batchJournalDir = (dir: string) => join(dir, 'batches');

@@ -31,6 +31,34 @@ export async function runPay(args: string[], options: { env: Record<string, stri
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
+export interface TTYResult {
+  exitCode: number | undefined;
+  /** Everything the terminal showed (stdout and stderr). */
+  screen: string;
+  /** Prompts that never appeared. */
+  unanswered: string[];
+}
+
+/** Runs `pay` in a pseudo-terminal (util-linux script), answering each prompt (text, keys) as it appears. */
+export async function runPayAtTTY(args: string[], answers: Array<[string, string]>, env: Record<string, string | undefined>): Promise<TTYResult> {
+  const command = [process.execPath, PAY_BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  const child = execa('script', ['-qfec', command, '/dev/null'], { env: { ...env, CI: undefined, TERM: 'xterm' }, extendEnv: false, reject: false, timeout: 30_000 });
+  let screen = '';
+  let from = 0;
+  const pending = [...answers];
+  child.stdout!.on('data', (chunk: Buffer) => {
+    screen += chunk.toString();
+    while (pending.length > 0) {
+      const at = screen.indexOf(pending[0]![0], from);
+      if (at === -1) break;
+      from = at + pending[0]![0].length;
+      child.stdin!.write(pending.shift()![1]);
+    }
+  });
+  const result = await child;
+  return { exitCode: result.exitCode, screen, unanswered: pending.map(([prompt]) => prompt) };
+}
+
 export interface SandboxHandle {
   baseUrl: string;
   account: string;
@@ -41,6 +69,8 @@ export interface SandboxHandle {
   pay(args: string[], options?: { input?: string; env?: Record<string, string | undefined>; timeout?: number }): Promise<PayResult>;
   /** Runs `pay ... --json` and parses stdout, failing loudly on a non-zero exit. */
   json<T = any>(args: string[]): Promise<T>;
+  /** Runs `pay` at a pseudo-terminal, answering its prompts. */
+  atTTY(args: string[], answers: Array<[string, string]>): Promise<TTYResult>;
   /** A raw HTTP call with this account's auth. */
   http(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   /** Starts a long-running `pay` command (listen, tail) against this sandbox. */
@@ -149,6 +179,7 @@ export async function startSandbox(options: { clock?: string; db?: string; args?
     configDir,
     env,
     pay: (a, o = {}) => runPay(a, { env: { ...env, ...o.env }, input: o.input, timeout: o.timeout }),
+    atTTY: (a, answers) => runPayAtTTY(a, answers, env),
     async json(a) {
       const result = await runPay([...a, '--json'], { env });
       if (result.exitCode !== 0) throw new Error(`pay ${a.join(' ')} exited ${result.exitCode}: ${result.stderr}`);

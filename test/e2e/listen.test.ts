@@ -102,9 +102,13 @@ describe('pay webhooks listen', () => {
       return 200;
     };
     const listener = listen(['--forward-to', app.url(), '--from', slow, '--timeout', '300ms', '--json']);
-    await app.waitFor(() => [slow, failing, fine].every((id) => app.received.some((r) => r.id === id && seen.get(id)! >= (id === fine ? 1 : 2))), 15_000);
-    const lines = listener.stdout.map((l) => JSON.parse(l));
-    const results = (id: string) => lines.filter((l) => l.type === 'delivery' && l.event_id === id).map((l) => `${l.status ?? l.error}:${l.outcome}`);
+    const results = (id: string) =>
+      listener.stdout
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.type === 'delivery' && l.event_id === id)
+        .map((l) => `${l.status ?? l.error}:${l.outcome}`);
+    // Wait for listen's own report of each final outcome, not only the app's receipt.
+    await app.waitFor(() => [slow, failing, fine].every((id) => results(id).includes('200:delivered')) && results(refused).length > 0, 15_000);
     expect(results(slow)).toEqual(['timeout:retrying', '200:delivered']);
     expect(results(failing)).toEqual(['500:retrying', '200:delivered']);
     expect(results(refused)).toEqual(['404:rejected']);

@@ -1,7 +1,6 @@
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dueDates, dueInstant } from '../../src/domain/schedule.js';
-import { PAY_BIN, type SandboxHandle, startSandbox } from './harness.js';
+import { type SandboxHandle, startSandbox } from './harness.js';
 
 // Every row of spec section 3's subscription transition table and its outcome mapping,
 // through the CLI and the test clock. One sandbox, one clock that only moves forward: each
@@ -276,31 +275,10 @@ describe('pay sandbox clock', () => {
 });
 
 describe('pay subscriptions at a TTY', () => {
-  /** Runs `pay` in a pseudo-terminal (util-linux script), answering each prompt as it appears. */
-  async function atTTY(args: string[], answers: Array<[string, string]>) {
-    const command = [process.execPath, PAY_BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
-    const env = { ...sb.env, CI: undefined, TERM: 'xterm' };
-    const child = execa('script', ['-qfec', command, '/dev/null'], { env, extendEnv: false, reject: false, timeout: 30_000 });
-    let screen = '';
-    let from = 0;
-    const pending = [...answers];
-    child.stdout!.on('data', (chunk: Buffer) => {
-      screen += chunk.toString();
-      while (pending.length > 0) {
-        const at = screen.indexOf(pending[0]![0], from);
-        if (at === -1) break;
-        from = at + pending[0]![0].length;
-        child.stdin!.write(pending.shift()![1]);
-      }
-    });
-    const result = await child;
-    return { exitCode: result.exitCode, screen, unanswered: pending.map(([prompt]) => prompt) };
-  }
-
   it('picks the customer and its card from lists, shows the first five due dates, and confirms', async () => {
     const { customer, pm } = await customerWithCard();
     const anchor = addDays(await today(), 3);
-    const { exitCode, screen, unanswered } = await atTTY(['subscriptions', 'create', '--price', '1200'], [
+    const { exitCode, screen, unanswered } = await sb.atTTY(['subscriptions', 'create', '--price', '1200'], [
       ['Customer', '\r'],
       ['Payment method', '\r'],
       ['Date of the first payment', `${anchor}\r`],
@@ -321,10 +299,10 @@ describe('pay subscriptions at a TTY', () => {
     const { customer, pm } = await customerWithCard();
     const anchor = addDays(await today(), 3);
     const flags = ['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '700', '--billing-cycle-anchor', anchor, '--interval-unit', 'week', '--interval-count', '2'];
-    const declined = await atTTY(flags, [['Create this subscription?', 'n\r']]);
+    const declined = await sb.atTTY(flags, [['Create this subscription?', 'n\r']]);
     expect(declined.exitCode, declined.screen).toBe(130);
     expect((await ok('GET', `/v1/subscriptions?customer_id=${customer}`)).data).toEqual([]);
-    const confirmed = await atTTY([...flags, '--yes'], []);
+    const confirmed = await sb.atTTY([...flags, '--yes'], []);
     expect(confirmed.exitCode, confirmed.screen).toBe(0);
     expect(confirmed.screen).not.toContain('Create this subscription?');
     expect((await ok('GET', `/v1/subscriptions?customer_id=${customer}`)).data).toHaveLength(1);
@@ -332,10 +310,10 @@ describe('pay subscriptions at a TTY', () => {
 
   it('cancel asks first at a TTY', async () => {
     const sub = await create(3);
-    const kept = await atTTY(['subscriptions', 'cancel', sub.id], [[`Cancel subscription ${sub.id} permanently?`, 'n\r']]);
+    const kept = await sb.atTTY(['subscriptions', 'cancel', sub.id], [[`Cancel subscription ${sub.id} permanently?`, 'n\r']]);
     expect(kept.exitCode, kept.screen).toBe(130);
     expect((await get(sub.id)).status).toBe('pending');
-    const canceled = await atTTY(['subscriptions', 'cancel', sub.id], [[`Cancel subscription ${sub.id} permanently?`, 'y\r']]);
+    const canceled = await sb.atTTY(['subscriptions', 'cancel', sub.id], [[`Cancel subscription ${sub.id} permanently?`, 'y\r']]);
     expect(canceled.exitCode, canceled.screen).toBe(0);
     expect((await get(sub.id)).status).toBe('canceled');
   });

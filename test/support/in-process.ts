@@ -23,5 +23,5 @@ export async function inProcessSandbox(options: { clock?: string } = {}) {
     const count = (table: string) => db.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
     return { objects: count('objects'), events: count('events'), idempotency: count('idempotency') };
   }
-  return { app, sandbox, account, call, context, counts, close: () => app.close() };
+  return { app, sandbox, account, apiKey, call, context, counts, close: () => app.close() };
 }

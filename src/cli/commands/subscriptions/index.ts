@@ -4,9 +4,11 @@ import * as cancel from './cancel.js';
 import * as create from './create.js';
 import * as get from './get.js';
 import * as list from './list.js';
+import * as pastDue from './past-due.js';
 import * as pause from './pause.js';
 import * as resume from './resume.js';
 import * as retry from './retry.js';
+import * as retryPastDue from './retry-past-due.js';
 import * as schedule from './schedule.js';
 import * as update from './update.js';
 
@@ -20,4 +22,6 @@ export function register(noun: Command, f: Factory): void {
   cancel.define(noun, f);
   retry.define(noun, f);
   schedule.define(noun, f);
+  pastDue.define(noun, f);
+  retryPastDue.define(noun, f);
 }

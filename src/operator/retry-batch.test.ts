@@ -1,0 +1,230 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { inProcessSandbox } from '../../test/support/in-process.js';
+import { Client } from '../client/client.js';
+import { NetworkError } from '../client/errors.js';
+import type { ItemResult } from './journal.js';
+import { findPastDue } from './past-due.js';
+import { createBatch, listBatches, openBatch, runRetryBatch } from './retry-batch.js';
+
+// The engine against a real sandbox listening on a loopback port, through the real client.
+
+const GOOD = '4242424242424242';
+const DECLINED = '4000000000000002';
+const NO_FUNDS = '4000000000009995';
+
+let s: Awaited<ReturnType<typeof inProcessSandbox>>;
+let client: Client;
+let dir: string;
+
+beforeEach(async () => {
+  s = await inProcessSandbox({ clock: '2030-01-15T00:00:00Z' });
+  await s.app.listen({ port: 0, host: '127.0.0.1' });
+  client = clientAt(`http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}`);
+  dir = mkdtempSync(join(tmpdir(), 'pay-batch-'));
+});
+afterEach(async () => {
+  await client.close();
+  await s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const clientAt = (baseUrl: string) => new Client({ baseUrl, account: s.account.id, apiKey: s.apiKey, headerPrefix: 'pay', retries: 0 });
+
+async function ok(method: string, url: string, body?: unknown) {
+  const res = await s.call(method, url, body);
+  expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBe(200);
+  return res.body;
+}
+
+async function card(customer: string, number: string): Promise<string> {
+  const pm = await ok('POST', '/v1/payment-methods', { type: 'card', card: { number, exp_month: 12, exp_year: 2040, cvc: '123' } });
+  await ok('PUT', `/v1/payment-methods/${pm.id}/attach`, { customer_id: customer });
+  return pm.id;
+}
+
+/** n subscriptions whose first payment (2030-01-16) was declined, newest first (the order of lists and batches). */
+async function pastDue(n: number, options: { customer?: string; number?: string } = {}): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const customer = options.customer ?? (await ok('POST', '/v1/customers', { email: `c${i}@example.com` })).id;
+    const pm = await card(customer, options.number ?? DECLINED);
+    const sub = await ok('POST', '/v1/subscriptions', { customer_id: customer, payment_method_id: pm, price: 1000 + i, billing_cycle_anchor: '2030-01-16', interval_unit: 'month', interval_count: 1 });
+    ids.push(sub.id);
+  }
+  await ok('POST', '/v1/test-helpers/clock/advance', { to: '2030-01-16' });
+  return ids.reverse();
+}
+
+/** Gives a subscription a card that will pay. */
+async function fix(id: string, number = GOOD): Promise<void> {
+  const sub = await ok('GET', `/v1/subscriptions/${id}`);
+  await ok('POST', `/v1/subscriptions/${id}`, { payment_method_id: await card(sub.customer_id, number) });
+}
+
+const intents = async (id: string): Promise<Array<{ id: string; status: string }>> => (await ok('GET', `/v1/payment-intents?subscription_id=${id}&limit=100`)).data;
+const statusOf = async (id: string): Promise<string> => (await ok('GET', `/v1/subscriptions/${id}`)).status;
+
+async function newBatch(ids?: string[]) {
+  const { data } = await findPastDue(client, { only: ids });
+  return createBatch({ dir, account: s.account.id, base_url: client.baseUrl, selection: { customer_id: null, only: ids ?? null }, items: data });
+}
+
+describe('findPastDue', () => {
+  it('pages through every past_due subscription with its last failure and since when', async () => {
+    const [active] = await pastDue(1, { number: GOOD });
+    const ids = await pastDue(5);
+    await ok('POST', '/v1/test-helpers/clock/advance', { to: '2030-01-20' });
+    await fix(ids[1]!, NO_FUNDS);
+    expect((await s.call('POST', `/v1/subscriptions/${ids[1]}/retry`)).status).toBe(402);
+
+    const all = await findPastDue(client, { pageSize: 2 });
+    expect(all.has_more).toBe(false);
+    expect(all.data.map((p) => p.subscription_id)).toEqual(ids);
+    expect(all.data.map((p) => p.subscription_id)).not.toContain(active);
+    const retried = all.data[1]!;
+    const [latest] = await intents(ids[1]!);
+    // Past due since the first failure; the reason is the latest one's.
+    expect(retried).toMatchObject({ status: 'past_due', amount: 1003, currency: 'usd', past_due_since: '2030-01-16T00:00:00Z', payment_intent_id: latest!.id, failure_code: 'insufficient_funds' });
+    expect(retried.failure_message).toContain('insufficient funds');
+    expect(all.data[0]).toMatchObject({ past_due_since: '2030-01-16T00:00:00Z', failure_code: 'card_declined' });
+
+    const limited = await findPastDue(client, { pageSize: 2, limit: 3 });
+    expect(limited.data.map((p) => p.subscription_id)).toEqual(ids.slice(0, 3));
+    expect(limited.has_more).toBe(true);
+    expect((await findPastDue(client, { limit: 5 })).has_more).toBe(false);
+
+    const customer = (await ok('GET', `/v1/subscriptions/${ids[2]}`)).customer_id;
+    expect((await findPastDue(client, { customer })).data.map((p) => p.subscription_id)).toEqual([ids[2]]);
+
+    const only = await findPastDue(client, { only: [active!, ids[2]!, active!] });
+    expect(only.data.map((p) => [p.subscription_id, p.status, p.failure_code])).toEqual([[active, 'active', null], [ids[2], 'past_due', 'card_declined']]);
+  });
+});
+
+describe('runRetryBatch', () => {
+  it('retries each item once: fixed cards pay, the others stay past_due with the decline, all journaled', async () => {
+    const ids = await pastDue(4);
+    await fix(ids[0]!);
+    await fix(ids[2]!);
+    const batch = await newBatch();
+    const seen: ItemResult[] = [];
+    const report = await runRetryBatch({ client, batch, concurrency: 3, onResult: (r) => seen.push(r) });
+
+    expect(report.error).toBeUndefined();
+    expect(report.interrupted).toBe(false);
+    expect(report.remaining).toEqual([]);
+    const outcome = Object.fromEntries(report.results.map((r) => [r.subscription_id, [r.outcome, r.status, r.reason]]));
+    expect(outcome).toEqual({
+      [ids[0]!]: ['succeeded', 'active', null],
+      [ids[1]!]: ['failed', 'past_due', 'card_declined'],
+      [ids[2]!]: ['succeeded', 'active', null],
+      [ids[3]!]: ['failed', 'past_due', 'card_declined'],
+    });
+    expect(seen.map((r) => r.subscription_id).sort()).toEqual([...ids].sort());
+    for (const id of ids) {
+      const list = await intents(id);
+      expect(list).toHaveLength(2);
+      expect(report.results.find((r) => r.subscription_id === id)!.payment_intent_id).toBe(list[0]!.id);
+    }
+    expect(await statusOf(ids[0]!)).toBe('active');
+    expect(await statusOf(ids[1]!)).toBe('past_due');
+
+    await batch.journal.close();
+    const lines = readFileSync(batch.journal.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.type === 'started')).toHaveLength(4);
+    expect(lines.filter((l) => l.type === 'result')).toHaveLength(4);
+    // Each key was journaled before its result, and the result names the same key.
+    for (const r of report.results) {
+      const started = lines.findIndex((l) => l.type === 'started' && l.idempotency_key === r.idempotency_key);
+      const done = lines.findIndex((l) => l.type === 'result' && l.subscription_id === r.subscription_id);
+      expect(started).toBeGreaterThan(0);
+      expect(started).toBeLessThan(done);
+    }
+  });
+
+  it('after a crash, replays a started item with its journaled key: the service answers the first outcome, nothing is charged twice', async () => {
+    const ids = await pastDue(3);
+    for (const id of ids) await fix(id);
+    const first = await newBatch();
+    // The crash: sub 0's request was sent and answered, its result never written; sub 1's
+    // key was written but its request never left; sub 2 was not started.
+    await first.journal.started(ids[0]!, 'key-sent');
+    await client.call('subscriptions.retry', { params: { id: ids[0]! }, idempotencyKey: 'key-sent' });
+    await first.journal.started(ids[1]!, 'key-unsent');
+    await first.journal.close();
+
+    const resumed = await openBatch(first.journal.path);
+    const fresh: string[] = [];
+    const report = await runRetryBatch({ client, batch: resumed, concurrency: 2, newKey: () => `key-fresh-${fresh.push('x')}` });
+    await resumed.journal.close();
+
+    expect(report.results.map((r) => [r.subscription_id, r.outcome, r.status, r.idempotency_key])).toEqual([
+      [ids[0], 'succeeded', 'active', 'key-sent'],
+      [ids[1], 'succeeded', 'active', 'key-unsent'],
+      [ids[2], 'succeeded', 'active', 'key-fresh-1'],
+    ]);
+    for (const id of ids) {
+      const list = await intents(id);
+      expect(list.map((pi) => pi.status)).toEqual(['succeeded', 'requires_payment_method']);
+    }
+    // The replayed answer names the intent of the first (only) attempt.
+    expect(report.results[0]!.payment_intent_id).toBe((await intents(ids[0]!))[0]!.id);
+  });
+
+  it('skips items no longer past_due at retry time, with their status', async () => {
+    const ids = await pastDue(2);
+    await fix(ids[0]!);
+    const batch = await newBatch();
+    await ok('POST', `/v1/subscriptions/${ids[0]}/retry`);
+    await ok('POST', `/v1/subscriptions/${ids[1]}/cancel`);
+    const report = await runRetryBatch({ client, batch, concurrency: 4 });
+    expect(report.results.map((r) => [r.outcome, r.status, r.reason])).toEqual([
+      ['skipped', 'active', 'status active'],
+      ['skipped', 'canceled', 'status canceled'],
+    ]);
+    expect(await intents(ids[0]!)).toHaveLength(2);
+    expect(await intents(ids[1]!)).toHaveLength(1);
+  });
+
+  it('when aborted, finishes what runs, starts nothing more, and resumes where it stopped', async () => {
+    const ids = await pastDue(5);
+    for (const id of ids) await fix(id);
+    const batch = await newBatch();
+    const abort = new AbortController();
+    const report = await runRetryBatch({ client, batch, concurrency: 1, signal: abort.signal, onResult: () => abort.abort() });
+    expect(report.interrupted).toBe(true);
+    expect(report.results).toHaveLength(1);
+    expect(report.remaining).toHaveLength(4);
+    await batch.journal.close();
+    expect(await listBatches(dir)).toEqual([expect.objectContaining({ batch_id: report.batch_id, items: 5, done: 1, account: s.account.id })]);
+
+    const again = await runRetryBatch({ client, batch: await openBatch(batch.journal.path), concurrency: 2 });
+    expect(again.interrupted).toBe(false);
+    expect(again.results.map((r) => r.outcome)).toEqual(Array(5).fill('succeeded'));
+    for (const id of ids) expect(await intents(id)).toHaveLength(2);
+  });
+
+  it('stops on an unreachable service, leaving the item started with its key for the resume', async () => {
+    const ids = await pastDue(2);
+    for (const id of ids) await fix(id);
+    const batch = await newBatch();
+    const down = clientAt('http://127.0.0.1:9');
+    const report = await runRetryBatch({ client: down, batch, concurrency: 1 });
+    await down.close();
+    expect(report.error).toBeInstanceOf(NetworkError);
+    expect(report.results).toEqual([]);
+    expect(report.remaining).toHaveLength(2);
+    await batch.journal.close();
+
+    const resumed = await openBatch(batch.journal.path);
+    const key = resumed.state.keys.get(ids[0]!);
+    expect(key).toBeDefined();
+    expect(resumed.state.keys.has(ids[1]!)).toBe(false);
+    const again = await runRetryBatch({ client, batch: resumed, concurrency: 1 });
+    expect(again.results.map((r) => [r.outcome, r.idempotency_key === key])).toEqual([['succeeded', true], ['succeeded', false]]);
+  });
+});

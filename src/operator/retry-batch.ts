@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiError } from '../domain/errors.js';
+import { randomToken } from '../domain/ids.js';
+import type { PaymentIntent } from '../domain/payment-intents.js';
+import type { Subscription } from '../domain/subscriptions.js';
+import { type BatchHeader, type ItemResult, Journal, type JournalState, readJournal } from './journal.js';
+import type { OperatorClient, PastDueSubscription } from './past-due.js';
+import { eachLimited } from './pool.js';
+
+// The past_due batch retry engine. Each item is retried once, through
+// `POST /v1/subscriptions/{id}/retry` with an idempotency key that is in the journal
+// before the request leaves; a batch cut short (crash, Ctrl-C, service unreachable) is
+// resumed from its journal: items with a result are done, items started without one are
+// sent again with their original key (the service answers what it answered the first
+// time, so nothing is charged twice), the rest are started. No terminal I/O here:
+// progress goes to a callback.
+
+export interface OpenBatch {
+  journal: Journal;
+  state: JournalState;
+}
+
+export function newBatchId(now = new Date()): string {
+  return `batch_${now.toISOString().replace(/[-:]|\.\d+/g, '')}_${randomToken(6)}`;
+}
+
+export const journalFile = (dir: string, batchId: string) => join(dir, `${batchId}.jsonl`);
+
+/** A new batch of exactly these items, its journal at `path` (default: `<dir>/<batch id>.jsonl`). */
+export async function createBatch(input: {
+  dir: string;
+  path?: string | undefined;
+  account: string;
+  base_url: string;
+  selection: BatchHeader['selection'];
+  items: PastDueSubscription[];
+}): Promise<OpenBatch> {
+  const batch_id = newBatchId();
+  const header: BatchHeader = {
+    type: 'batch',
+    version: 1,
+    batch_id,
+    created: new Date().toISOString(),
+    account: input.account,
+    base_url: input.base_url,
+    selection: input.selection,
+    items: input.items,
+  };
+  const journal = await Journal.create(input.path ?? journalFile(input.dir, batch_id), header);
+  return { journal, state: { header, keys: new Map(), results: new Map(), wholeLength: 0 } };
+}
+
+export const openBatch = (path: string): Promise<OpenBatch> => Journal.resume(path);
+
+export interface BatchSummary {
+  batch_id: string;
+  path: string;
+  created: string;
+  account: string;
+  items: number;
+  done: number;
+}
+
+/** The batches journaled in `dir`, newest first; files that are not journals are passed over. */
+export async function listBatches(dir: string): Promise<BatchSummary[]> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((name) => name.endsWith('.jsonl'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const batches: BatchSummary[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    const state = await readJournal(path).catch(() => undefined);
+    if (!state) continue;
+    const { header } = state;
+    batches.push({ batch_id: header.batch_id, path, created: header.created, account: header.account, items: header.items.length, done: state.results.size });
+  }
+  return batches.sort((a, b) => b.created.localeCompare(a.created));
+}
+
+export interface BatchReport {
+  batch_id: string;
+  journal: string;
+  /** Every item with a result, earlier runs' included, in the batch's order. */
+  results: ItemResult[];
+  /** Items without a result: never started, or started and cut short. */
+  remaining: PastDueSubscription[];
+  interrupted: boolean;
+  /** What stopped the batch early: the service unreachable or refusing us, the journal unwritable. */
+  error?: unknown;
+}
+
+export function reportOf(batch: OpenBatch, stop: { interrupted?: boolean; error?: unknown } = {}): BatchReport {
+  const { header, results } = batch.state;
+  return {
+    batch_id: header.batch_id,
+    journal: batch.journal.path,
+    results: header.items.flatMap((item) => results.get(item.subscription_id) ?? []),
+    remaining: header.items.filter((item) => !results.has(item.subscription_id)),
+    interrupted: stop.interrupted ?? false,
+    ...(stop.error === undefined ? {} : { error: stop.error }),
+  };
+}
+
+export interface RunOptions {
+  client: OperatorClient;
+  batch: OpenBatch;
+  /** Retries running at once. */
+  concurrency: number;
+  /** Aborted: no new item is started; those running finish and are journaled. */
+  signal?: AbortSignal | undefined;
+  /** Called once an item's result is in the journal. */
+  onResult?: (result: ItemResult) => void;
+  newKey?: () => string;
+}
+
+/** Runs (or continues) a batch until every item has a result, or it is stopped. */
+export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
+  const { client, batch } = options;
+  const { state, journal } = batch;
+  const newKey = options.newKey ?? randomUUID;
+  const todo = state.header.items.filter((item) => !state.results.has(item.subscription_id));
+
+  const retryOne = async (item: PastDueSubscription): Promise<void> => {
+    let key = state.keys.get(item.subscription_id);
+    if (key === undefined) {
+      key = newKey();
+      await journal.started(item.subscription_id, key);
+      state.keys.set(item.subscription_id, key);
+    }
+    const result = await attempt(client, item, key);
+    await journal.result(result);
+    state.results.set(item.subscription_id, result);
+    options.onResult?.(result);
+  };
+
+  try {
+    await eachLimited(todo, options.concurrency, retryOne, () => options.signal?.aborted ?? false);
+  } catch (error) {
+    return reportOf(batch, { interrupted: options.signal?.aborted, error });
+  }
+  return reportOf(batch, { interrupted: options.signal?.aborted && state.results.size < state.header.items.length });
+}
+
+/**
+ * One retry and what it came to. Throws when the outcome is unknown or every other item
+ * would fare the same (no answer, credentials refused, rate limited or a server error
+ * after the client's own retries): the item stays started, to be sent again with its key.
+ */
+async function attempt(client: OperatorClient, item: PastDueSubscription, key: string): Promise<ItemResult> {
+  const base = { subscription_id: item.subscription_id, customer_id: item.customer_id, amount: item.amount, currency: item.currency, idempotency_key: key };
+  try {
+    const subscription = await client.call<Subscription>('subscriptions.retry', { params: { id: item.subscription_id }, idempotencyKey: key });
+    return { ...base, outcome: 'succeeded', status: subscription.status, reason: null, message: null, payment_intent_id: subscription.latest_payment_intent_id ?? null };
+  } catch (error) {
+    if (!(error instanceof ApiError) || [401, 403, 429].includes(error.status) || error.status >= 500) throw error;
+    if (error.status === 409 && error.code === 'invalid_state') {
+      // No longer past_due (paid, paused, canceled since it was selected): nothing to retry.
+      const now = await client.call<Subscription>('subscriptions.get', { params: { id: item.subscription_id } });
+      return { ...base, outcome: 'skipped', status: now.status, reason: `status ${now.status}`, message: error.message, payment_intent_id: null };
+    }
+    const subscription = error.extra.subscription as Pick<Subscription, 'status'> | undefined;
+    const intent = error.extra.payment_intent as Pick<PaymentIntent, 'id'> | undefined;
+    return {
+      ...base,
+      outcome: 'failed',
+      status: subscription?.status ?? (error.status === 402 ? 'past_due' : null),
+      reason: error.code,
+      message: error.message,
+      payment_intent_id: intent?.id ?? null,
+    };
+  }
+}
