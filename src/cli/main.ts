@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Command, CommanderError } from 'commander';
+import type { CommanderError } from 'commander';
 import { NetworkError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { AuthConfigError, CancelError, PartialError, SilentError, UsageError } from './errors.js';

@@ -1,8 +1,6 @@
 import { type Command, Option } from 'commander';
-import type { ListPage } from '../../../domain/common.js';
 import { CAPTURE_METHODS, type PaymentIntent, PaymentIntentCreate } from '../../../domain/payment-intents.js';
-import type { PaymentMethod } from '../../../domain/payment-methods.js';
-import { UsageError } from '../../errors.js';
+import { pickPaymentMethod } from '../payment-methods/pick.js';
 import type { Factory } from '../../factory.js';
 import { moneyFrom } from '../../prompts.js';
 import { checkedBody, keyValueArg, listArg, moneyOptions, withExamples } from '../../flags.js';
@@ -48,7 +46,7 @@ export function define(noun: Command, f: Factory): void {
 
 async function optionsFrom(flags: Flags, f: Factory): Promise<CreateOptions> {
   const { amount, currency } = await moneyFrom(flags, f.io);
-  const paymentMethod = flags.paymentMethod ?? (flags.confirm ? await pickPaymentMethod(f, flags.customer) : undefined);
+  const paymentMethod = flags.paymentMethod ?? (flags.confirm ? await pickPaymentMethod(f, { customer: flags.customer, purpose: 'a payment method to confirm with' }) : undefined);
   const body = checkedBody(PaymentIntentCreate, {
     amount,
     currency,
@@ -61,20 +59,6 @@ async function optionsFrom(flags: Flags, f: Factory): Promise<CreateOptions> {
     metadata: flags.metadata,
   });
   return { body };
-}
-
-/** At a TTY: choose one of the customer's payment methods (or the account's, without --customer). */
-async function pickPaymentMethod(f: Factory, customer: string | undefined): Promise<string> {
-  f.io.requirePrompt('--payment-method', 'a payment method to confirm with');
-  const client = await f.client();
-  const page = await client.call<ListPage<PaymentMethod>>('payment_methods.list', { query: { limit: 50, customer_id: customer } });
-  if (page.data.length === 0) {
-    throw new UsageError(`Missing --payment-method: ${customer ? `customer ${customer} has` : 'there are'} no payment methods yet. Create one with: pay payment-methods create --card 4242424242424242 --exp 12/34 --cvc 123${customer ? ` --customer ${customer}` : ''}`);
-  }
-  return f.io.choose('--payment-method', 'Payment method', page.data.map((pm) => ({
-    name: pm.card ? `${pm.card.brand} •••• ${pm.card.last4}  ${String(pm.card.exp_month).padStart(2, '0')}/${pm.card.exp_year}  ${pm.id}` : `card_present on ${pm.terminal_reader_id}  ${pm.id}`,
-    value: pm.id,
-  })));
 }
 
 export async function run(options: CreateOptions, f: Factory): Promise<PaymentIntent> {

@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import type { Client } from '../../../client/client.js';
 import type { ListPage } from '../../../domain/common.js';
 import type { Customer } from '../../../domain/customers.js';
-import type { PaymentMethod } from '../../../domain/payment-methods.js';
 import { INTERVAL_UNITS } from '../../../domain/schedule.js';
 import { scheduledDates, type Subscription, SubscriptionCreate, SubscriptionFields } from '../../../domain/subscriptions.js';
 import { CancelError, UsageError } from '../../errors.js';
+import { pickPaymentMethod } from '../payment-methods/pick.js';
 import type { Factory } from '../../factory.js';
 import { checkedBody, intArg, keyValueArg, withExamples } from '../../flags.js';
 import { intervalText, subscriptionFlag } from './view.js';
@@ -92,7 +92,7 @@ async function askMissing(given: Fields, f: Factory): Promise<Fields> {
   const fields = { ...given };
   const client = await f.client();
   fields.customer_id ??= await chooseCustomer(client, f);
-  fields.payment_method_id ??= await choosePaymentMethod(client, f, String(fields.customer_id));
+  fields.payment_method_id ??= await pickPaymentMethod(f, { customer: String(fields.customer_id), cardsOnly: true, purpose: 'the payment method' });
   const check = (field: keyof typeof SubscriptionFields.shape, toValue: (text: string) => unknown) => (text: string) => {
     const result = SubscriptionFields.shape[field].safeParse(toValue(text));
     return result.success || result.error.issues[0]!.message;
@@ -117,13 +117,3 @@ async function chooseCustomer(client: Client, f: Factory): Promise<string> {
   return f.io.choose('--customer', 'Customer', page.data.map((c) => ({ name: `${c.id}  ${name(c)}`.trimEnd(), value: c.id })));
 }
 
-async function choosePaymentMethod(client: Client, f: Factory, customer: string): Promise<string> {
-  f.io.requirePrompt('--payment-method', 'the payment method');
-  const page = await client.call<ListPage<PaymentMethod>>('payment_methods.list', { query: { limit: 100, customer_id: customer } });
-  const cards = page.data.filter((pm) => pm.type === 'card' && pm.card);
-  if (cards.length === 0) {
-    throw new UsageError(`Customer ${customer} has no card attached: create one with pay payment-methods create and attach it with pay payment-methods attach.`);
-  }
-  const label = (pm: PaymentMethod) => `${pm.id}  ${pm.card!.brand} •••• ${pm.card!.last4}  exp ${String(pm.card!.exp_month).padStart(2, '0')}/${pm.card!.exp_year}`;
-  return f.io.choose('--payment-method', 'Payment method', cards.map((pm) => ({ name: label(pm), value: pm.id })));
-}

@@ -1,0 +1,28 @@
+import type { ListPage } from '../../../domain/common.js';
+import type { PaymentMethod } from '../../../domain/payment-methods.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+
+/**
+ * At a TTY: choose one of a customer's payment methods (or the account's, without a
+ * customer) for `--payment-method`; `cardsOnly` where a card_present method cannot serve.
+ */
+export async function pickPaymentMethod(f: Factory, options: { customer?: string | undefined; cardsOnly?: boolean; purpose: string }): Promise<string> {
+  const { customer, cardsOnly = false } = options;
+  f.io.requirePrompt('--payment-method', options.purpose);
+  const client = await f.client();
+  const page = await client.call<ListPage<PaymentMethod>>('payment_methods.list', { query: { limit: 100, customer_id: customer } });
+  const methods = cardsOnly ? page.data.filter((pm) => pm.type === 'card' && pm.card) : page.data;
+  if (methods.length === 0) {
+    const whose = customer ? `customer ${customer} has` : 'there are';
+    throw new UsageError(
+      `Missing --payment-method: ${whose} no ${cardsOnly ? 'card attached' : 'payment methods'} yet. Create one with: pay payment-methods create --card 4242424242424242 --exp 12/34 --cvc 123${customer ? ` --customer ${customer}` : ''}`,
+    );
+  }
+  return f.io.choose('--payment-method', 'Payment method', methods.map((pm) => ({ name: label(pm), value: pm.id })));
+}
+
+function label(pm: PaymentMethod): string {
+  if (!pm.card) return `${pm.id}  card_present on ${pm.terminal_reader_id}`;
+  return `${pm.id}  ${pm.card.brand} •••• ${pm.card.last4}  exp ${String(pm.card.exp_month).padStart(2, '0')}/${pm.card.exp_year}`;
+}
