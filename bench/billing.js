@@ -64,7 +64,7 @@ try {
     sandbox.store.db.get(`SELECT count(*) AS n FROM objects WHERE kind = 'payment_intent' AND json_extract(data, '$.subscription_id') IS NOT NULL`).n;
 
   const started = performance.now();
-  sandbox.clock.advance((now) => sandbox.context(account, now), `${END}T00:00:00Z`);
+  await sandbox.clock.advance((now) => sandbox.context(account, now), `${END}T00:00:00Z`);
   const advanceMs = performance.now() - started;
   const payments = countSubscriptionIntents();
 

@@ -36,12 +36,12 @@ beforeEach(() => {
 afterEach(() => store.close());
 
 describe('TestClock.advance', () => {
-  it('runs each due instant at that instant, in order, across works', () => {
+  it('runs each due instant at that instant, in order, across works', async () => {
     const a = new ListedWork(['2030-01-03T00:00:00Z', '2030-01-10T00:00:00Z']);
     const b = new ListedWork(['2030-01-05T00:00:00Z', '2030-02-01T00:00:00Z']);
     clock.register(a);
     clock.register(b);
-    clock.advance(ctxFor, '2030-01-20T12:00:00Z');
+    await clock.advance(ctxFor, '2030-01-20T12:00:00Z');
     expect(a.ran).toEqual([
       { due: '2030-01-03T00:00:00Z', at: '2030-01-03T00:00:00Z' },
       { due: '2030-01-10T00:00:00Z', at: '2030-01-10T00:00:00Z' },
@@ -50,25 +50,25 @@ describe('TestClock.advance', () => {
     expect(clock.now(account.id)).toBe('2030-01-20T12:00:00Z');
   });
 
-  it('runs work already overdue at once, at the current instant', () => {
+  it('runs work already overdue at once, at the current instant', async () => {
     store.accounts.setClockNow(account.id, '2030-01-01T09:30:00Z');
     const work = new ListedWork(['2030-01-01T00:00:00Z', '2030-01-02T00:00:00Z']);
     clock.register(work);
-    clock.advance(ctxFor, '2030-01-01T09:30:00Z');
+    await clock.advance(ctxFor, '2030-01-01T09:30:00Z');
     expect(work.ran).toEqual([{ due: '2030-01-01T00:00:00Z', at: '2030-01-01T09:30:00Z' }]);
-    clock.advance(ctxFor, '2030-01-03T00:00:00Z');
+    await clock.advance(ctxFor, '2030-01-03T00:00:00Z');
     expect(work.ran.at(-1)).toEqual({ due: '2030-01-02T00:00:00Z', at: '2030-01-02T00:00:00Z' });
   });
 
-  it('refuses to go backwards and changes nothing', () => {
+  it('refuses to go backwards and changes nothing', async () => {
     const work = new ListedWork(['2030-01-02T00:00:00Z']);
     clock.register(work);
-    expect(() => clock.advance(ctxFor, '2029-12-31T00:00:00Z')).toThrow(/cannot go backwards/);
+    await expect(clock.advance(ctxFor, '2029-12-31T00:00:00Z')).rejects.toThrow(/cannot go backwards/);
     expect(work.ran).toEqual([]);
     expect(clock.now(account.id)).toBe('2030-01-01T00:00:00Z');
   });
 
-  it('commits each step with its clock move, so a failure keeps the steps before it', () => {
+  it('commits each step with its clock move, so a failure keeps the steps before it', async () => {
     const days = Array.from({ length: 5 }, (_, i) => dueInstant(addDays('2030-01-02', i)));
     const work = new ListedWork(days);
     clock.register(work);
@@ -79,13 +79,29 @@ describe('TestClock.advance', () => {
         store.objects.insert(account.id, { id: `cus_${ctx.today.replaceAll('-', '')}`, object: 'customer', created: ctx.now, livemode: false });
       },
     });
-    expect(() => clock.advance(ctxFor, '2030-02-01T00:00:00Z')).toThrow(/fourth step/);
+    await expect(clock.advance(ctxFor, '2030-02-01T00:00:00Z')).rejects.toThrow(/fourth step/);
     expect(clock.now(account.id)).toBe(days[2]);
     expect(store.objects.list(account.id, 'customer', { limit: 10 }).data.map((c) => c.created)).toEqual(days.slice(0, 3).reverse());
   });
 
-  it('stops instead of looping when due work does not complete', () => {
+  it('answers other work between its steps, and refuses a second advance of the same account meanwhile', async () => {
+    const days = Array.from({ length: 20 }, (_, i) => dueInstant(addDays('2030-01-02', i)));
+    clock.register(new ListedWork(days));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const first = clock.advance(ctxFor, '2030-02-01T00:00:00Z');
+    await expect(clock.advance(ctxFor, '2030-01-10T00:00:00Z')).rejects.toThrow(/already being advanced/);
+    await first;
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(0);
+    expect(clock.now(account.id)).toBe('2030-02-01T00:00:00Z');
+    // Once finished, the account's clock can be advanced again.
+    await clock.advance(ctxFor, '2030-02-02T00:00:00Z');
+    expect(clock.now(account.id)).toBe('2030-02-02T00:00:00Z');
+  });
+
+  it('stops instead of looping when due work does not complete', async () => {
     clock.register({ nextDue: () => '2030-01-01T00:00:00Z', run: () => {} });
-    expect(() => clock.advance(ctxFor, '2030-01-05T00:00:00Z')).toThrow(/did not complete/);
+    await expect(clock.advance(ctxFor, '2030-01-05T00:00:00Z')).rejects.toThrow(/did not complete/);
   });
 });

@@ -16,6 +16,8 @@ export interface DueWork {
 /** Per-account test clock: it moves only when told, and only forwards. */
 export class TestClock {
   private readonly work: DueWork[] = [];
+  /** Accounts whose clock is being advanced: a second advance would race it (and could move it back). */
+  private readonly advancing = new Set<string>();
 
   constructor(private readonly store: Store) {}
 
@@ -31,14 +33,28 @@ export class TestClock {
    * Moves the clock to `to`, running due work in date order. Each step is one
    * transaction that also moves the clock, so a crash midway leaves the clock exactly
    * where the finished work ends: nothing due runs twice, nothing is skipped. Call it
-   * outside any transaction, or the steps would all join that one.
+   * outside any transaction, or the steps would all join that one. Between steps it
+   * yields, so a long advance does not stop the sandbox answering other requests,
+   * heartbeats and deliveries.
    */
-  advance(ctxFor: (now: string) => ServiceContext, to: string): void {
+  async advance(ctxFor: (now: string) => ServiceContext, to: string): Promise<void> {
     const account = ctxFor(to).account.id;
     const from = this.now(account);
     if (Date.parse(to) < Date.parse(from)) {
       throw new ApiError(400, 'parameter_invalid', `Invalid to: the clock cannot go backwards (it is ${from}).`, { param: 'to' });
     }
+    if (this.advancing.has(account)) {
+      throw new ApiError(409, 'invalid_state', 'The test clock of this account is already being advanced: wait for that advance to finish.');
+    }
+    this.advancing.add(account);
+    try {
+      await this.runSteps(account, ctxFor, to);
+    } finally {
+      this.advancing.delete(account);
+    }
+  }
+
+  private async runSteps(account: string, ctxFor: (now: string) => ServiceContext, to: string): Promise<void> {
     let overdueRunAt: string | undefined;
     for (;;) {
       const now = this.now(account);
@@ -56,6 +72,7 @@ export class TestClock {
         this.store.accounts.setClockNow(account, step);
       });
       if (step === to) return;
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

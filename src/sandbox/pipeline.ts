@@ -86,8 +86,9 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
 
       let outcome: Outcome;
       if (schemas.ownTransactions) {
+        // Such a handler may be async (it yields between its steps); it declines no payment.
         const ctx = sandbox.context(account);
-        outcome = db.transaction(() => replay(ctx)) ?? act(ctx);
+        outcome = db.transaction(() => replay(ctx)) ?? { status: 200, body: await handler(ctx, input), replayed: false };
         if (!outcome.replayed) db.transaction(() => record(sandbox.context(account), outcome));
       } else {
         outcome = db.transaction(() => {

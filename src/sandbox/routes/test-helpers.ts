@@ -15,9 +15,9 @@ export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   apiRoute(app, sandbox, 'test_helpers.clock', {}, (ctx) => clockOf(ctx.account.id));
 
   // One transaction per step of the advance, never one for the whole of it.
-  apiRoute(app, sandbox, 'test_helpers.clock_advance', { body: ClockAdvance, ownTransactions: true }, (ctx, { body }) => {
+  apiRoute(app, sandbox, 'test_helpers.clock_advance', { body: ClockAdvance, ownTransactions: true }, async (ctx, { body }) => {
     const to = clockTarget(body, ctx.now);
-    sandbox.clock.advance((now) => sandbox.context(ctx.account, now), to);
+    await sandbox.clock.advance((now) => sandbox.context(ctx.account, now), to);
     return clockOf(ctx.account.id);
   });
 
