@@ -141,7 +141,7 @@ _pay_values() {
     'readers activate|--processor'|'readers list|--processor') printf '%s\n' 'A' 'B' ;;
     'readers help|') printf '%s\n' 'activate' 'activation-code' 'get' 'list' 'present' ;;
     'readers present|--method') printf '%s\n' 'tap' 'insert' 'swipe' 'wallet' ;;
-    'readers present|--outcome') printf '%s\n' 'approved' 'declined' 'insufficient_funds' 'expired_card' 'incorrect_cvc' 'hsa_fsa' ;;
+    'readers present|--outcome') printf '%s\n' 'approved' 'declined' 'insufficient_funds' 'expired_card' 'incorrect_cvc' 'hsa_fsa' 'partial' ;;
     'refunds create|--reason') printf '%s\n' 'duplicate' 'fraudulent' 'requested_by_customer' ;;
     'refunds list|--status') printf '%s\n' 'pending' 'succeeded' 'failed' ;;
     'sandbox accounts help|') printf '%s\n' 'add' ;;

@@ -417,7 +417,7 @@ complete -c pay -n '__pay_at \'readers present\'' -l available -x -d 'What the c
 complete -c pay -n '__pay_at \'readers present\'' -l card -x -d 'Present this test card instead: its outcome applies (e.g. 3566002020360505, jcb: processor B only)'
 complete -c pay -n '__pay_at \'readers present\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'readers present\'' -l method -x -a 'tap insert swipe wallet' -d 'How the card is read (default tap)'
-complete -c pay -n '__pay_at \'readers present\'' -l outcome -x -a 'approved declined insufficient_funds expired_card incorrect_cvc hsa_fsa' -d 'What the card does: approved, declined, insufficient_funds, expired_card, incorrect_cvc, hsa_fsa (default approved)'
+complete -c pay -n '__pay_at \'readers present\'' -l outcome -x -a 'approved declined insufficient_funds expired_card incorrect_cvc hsa_fsa partial' -d 'What the card does: approved, declined, insufficient_funds, expired_card, incorrect_cvc, hsa_fsa, partial (default approved)'
 complete -c pay -n '__pay_at \'readers present\'' -l tip -x -d 'Tip the customer adds on the reader, in minor units (amount_received = amount + tip)'
 complete -c pay -n '__pay_at \'refunds\'' -f
 complete -c pay -n '__pay_at \'refunds\'' -a 'create' -d 'Refund a succeeded payment intent, fully or in part (refunds never exceed what was captured)'
@@ -580,7 +580,7 @@ complete -c pay -n '__pay_at \'terminal simulate\'' -l label -x -d 'A name for t
 complete -c pay -n '__pay_at \'terminal simulate\'' -l method -x -d 'How the card is read: tap, insert, swipe, wallet (default tap)'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l model -x -d 'Reader model: a-countertop, a-handheld (processor A); b-countertop, b-handheld, b-mobile (processor B)'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l once -d 'Exit after the first action ends (answered or canceled): handy in CI'
-complete -c pay -n '__pay_at \'terminal simulate\'' -l outcome -x -d 'What the customer\'s card does, without prompts: approved, declined, insufficient_funds, expired_card, incorrect_cvc, hsa_fsa (default approved)'
+complete -c pay -n '__pay_at \'terminal simulate\'' -l outcome -x -d 'What the customer\'s card does, without prompts: approved, declined, insufficient_funds, expired_card, incorrect_cvc, hsa_fsa, partial (default approved)'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l processor -x -d 'Processor of the reader: A or B'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l serial -x -d 'Be the reader with this serial number (default: a new developer reader with a generated serial)'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l tip -x -d 'Tip the customer adds, in minor units (amount_received = amount + tip)'

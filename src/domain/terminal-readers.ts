@@ -56,8 +56,25 @@ export const ReaderListQuery = ListQuery.extend({
 });
 
 /** What a test can present on a reader: an outcome, or a card number whose test-card outcome applies. */
-export const PRESENT_OUTCOMES = ['approved', 'declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'hsa_fsa'] as const;
+export const PRESENT_OUTCOMES = ['approved', 'declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'hsa_fsa', 'partial'] as const;
 export type PresentOutcome = (typeof PRESENT_OUTCOMES)[number];
+
+/** Other words people use for the same outcomes (a decline code, "succeeded"…), accepted as these. */
+const OUTCOME_SYNONYMS: Record<string, PresentOutcome> = {
+  success: 'approved',
+  succeeded: 'approved',
+  approve: 'approved',
+  decline: 'declined',
+  card_declined: 'declined',
+  failed: 'declined',
+  card_not_supported: 'hsa_fsa',
+  partial_authorization: 'partial',
+};
+
+const PresentOutcomeField = z.preprocess(
+  (value) => (typeof value === 'string' ? (OUTCOME_SYNONYMS[value] ?? value) : value),
+  z.enum(PRESENT_OUTCOMES, { error: `must be one of ${PRESENT_OUTCOMES.join(', ')}` }),
+);
 
 /** How the card reached the reader; kept on the charge as payment_method_details.card_present.read_method. */
 export const READ_METHODS = ['tap', 'insert', 'swipe', 'wallet'] as const;
@@ -71,7 +88,7 @@ const MinorAmount = z
 
 /** What a customer does at a reader: the fields of the present helper and of a simulator's result. */
 export const ReaderPresentFields = z.strictObject({
-  outcome: z.enum(PRESENT_OUTCOMES, { error: `must be one of ${PRESENT_OUTCOMES.join(', ')}` }).optional(),
+  outcome: PresentOutcomeField.optional(),
   card_number: z
     .string({ error: 'must be a card number (see pay sandbox cards)' })
     .transform((s) => s.replace(/[\s-]/g, ''))

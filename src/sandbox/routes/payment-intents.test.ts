@@ -280,6 +280,21 @@ describe('payment intents, card_present', () => {
     expect(jcbOnA.body.last_payment_error.code).toBe('card_not_supported');
   });
 
+  it('present takes the partial outcome (half captured) and common synonyms of the outcomes', async () => {
+    const r = reader('A');
+    const pmId = await presentPm(r.id);
+    const pay = () => s.call('POST', '/v1/payment-intents', { amount: 1001, currency: 'usd', payment_method_types: ['card_present'], confirm: true, payment_method_id: pmId });
+    const present = (outcome: string) => s.call('POST', `/v1/test-helpers/terminal-readers/${r.id}/present`, { outcome });
+    await pay();
+    expect((await present('partial')).body).toMatchObject({ status: 'succeeded', amount_received: 500 });
+    await pay();
+    expect((await present('succeeded')).body).toMatchObject({ status: 'succeeded', amount_received: 1001 });
+    await pay();
+    expect((await present('card_declined')).body).toMatchObject({ status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } });
+    const unknown = await present('maybe');
+    expect(unknown).toMatchObject({ status: 400, body: { error: { param: 'outcome' } } });
+  });
+
   it('processor B takes jcb, diners and unionpay in person and refuses manual capture', async () => {
     const r = reader('B');
     const pmId = await presentPm(r.id);

@@ -17,6 +17,7 @@ const OUTCOME_KEYS: Record<PresentOutcome, OutcomeKey> = {
   expired_card: 'expired_card',
   incorrect_cvc: 'incorrect_cvc',
   hsa_fsa: 'hsa_fsa',
+  partial: 'partial',
 };
 
 /**
