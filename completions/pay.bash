@@ -54,7 +54,7 @@ _pay_flags() {
     'profiles add') printf '%s\n' '--account' '--api-key' '--api-key-stdin' '--base-url' '--default' '--header-prefix' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'readers activate') printf '%s\n' '--code' '--help' '-h' '--json' '--label' '--model' '--no-color' '--no-input' '--processor' '--profile' '--serial' '--verbose' ;;
     'readers list') printf '%s\n' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--processor' '--profile' '--starting-after' '--verbose' ;;
-    'readers present') printf '%s\n' '--available' '--card' '--help' '-h' '--json' '--method' '--no-color' '--no-input' '--outcome' '--profile' '--tip' '--verbose' ;;
+    'readers present') printf '%s\n' '--available-amount' '--card' '--help' '-h' '--json' '--method' '--no-color' '--no-input' '--outcome' '--profile' '--tip-amount' '--verbose' ;;
     'refunds create') printf '%s\n' '--amount' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--payment-intent' '--profile' '--reason' '--verbose' ;;
     'refunds list') printf '%s\n' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--status' '--verbose' ;;
     'sandbox accounts add') printf '%s\n' '--account' '--api-key-stdin' '--help' '-h' '--json' '--name' '--no-color' '--no-input' '--profile' '--verbose' ;;
@@ -67,7 +67,7 @@ _pay_flags() {
     'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--dry-run' '--help' '-h' '--journal' '--json' '--no-color' '--no-input' '--only' '--profile' '--resume' '--verbose' '--yes' '-y' ;;
     'subscriptions schedule') printf '%s\n' '--count' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--help' '-h' '--json' '--metadata' '--no-cancel-at' '--no-color' '--no-input' '--no-platform-fee-amount' '--payment-method' '--platform-fee-amount' '--profile' '--verbose' ;;
-    'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--help' '-h' '--json' '--label' '--method' '--model' '--no-color' '--no-input' '--once' '--outcome' '--processor' '--profile' '--serial' '--tip' '--verbose' ;;
+    'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--help' '-h' '--json' '--label' '--method' '--model' '--no-color' '--no-input' '--once' '--outcome' '--processor' '--profile' '--serial' '--tip-amount' '--verbose' ;;
     'trigger') printf '%s\n' '--help' '-h' '--json' '--list' '--no-color' '--no-input' '--override' '--profile' '--verbose' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--subscription-group' '--url' '--verbose' ;;
     'webhooks endpoints list') printf '%s\n' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--verbose' ;;
@@ -99,7 +99,7 @@ _pay_value_flags() {
     'profiles add') printf '%s\n' '--account' '--api-key' '--base-url' '--header-prefix' '--profile' ;;
     'readers activate') printf '%s\n' '--code' '--label' '--model' '--processor' '--profile' '--serial' ;;
     'readers list') printf '%s\n' '--limit' '--processor' '--profile' '--starting-after' ;;
-    'readers present') printf '%s\n' '--available' '--card' '--method' '--outcome' '--profile' '--tip' ;;
+    'readers present') printf '%s\n' '--available-amount' '--card' '--method' '--outcome' '--profile' '--tip-amount' ;;
     'refunds create') printf '%s\n' '--amount' '--metadata' '--payment-intent' '--profile' '--reason' ;;
     'refunds list') printf '%s\n' '--limit' '--payment-intent' '--profile' '--starting-after' '--status' ;;
     'sandbox accounts add') printf '%s\n' '--account' '--name' '--profile' ;;
@@ -111,7 +111,7 @@ _pay_value_flags() {
     'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--journal' '--only' '--profile' '--resume' ;;
     'subscriptions schedule') printf '%s\n' '--count' '--profile' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--metadata' '--payment-method' '--platform-fee-amount' '--profile' ;;
-    'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip' ;;
+    'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip-amount' ;;
     'trigger') printf '%s\n' '--override' '--profile' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--profile' '--subscription-group' '--url' ;;
     'webhooks endpoints list') printf '%s\n' '--limit' '--profile' '--starting-after' ;;

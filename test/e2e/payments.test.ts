@@ -198,14 +198,14 @@ describe('in-person payments on a terminal reader', () => {
   it('requires_action → succeeded with a tip: amount_received = amount + tip', async () => {
     const intent = await inPerson();
     expect(intent).toMatchObject({ status: 'requires_action', next_action: { type: 'terminal_reader', terminal_reader_id: reader.id } });
-    const paid = await sb.json(['readers', 'present', reader.id, '--tip', '150']);
+    const paid = await sb.json(['readers', 'present', reader.id, '--tip-amount', '150']);
     expect(paid).toMatchObject({ id: intent.id, status: 'succeeded', amount: 1000, amount_received: 1150, tip_amount: 150 });
     expect(await sb.json(['charges', 'get', paid.latest_charge_id])).toMatchObject({ status: 'succeeded', amount_captured: 1150 });
   });
 
   it('partial authorization on the reader', async () => {
     await inPerson();
-    const paid = await sb.json(['readers', 'present', reader.id, '--available', '600']);
+    const paid = await sb.json(['readers', 'present', reader.id, '--available-amount', '600']);
     expect(paid).toMatchObject({ status: 'succeeded', amount_received: 600 });
     expect(await sb.json(['charges', 'get', paid.latest_charge_id])).toMatchObject({ status: 'succeeded', amount_captured: 600 });
   });
@@ -264,7 +264,7 @@ describe('test cards and help', () => {
 
   it('documents the reader outcomes a test can present', async () => {
     const help = await sb.pay(['readers', 'present', '--help']);
-    for (const word of ['approved', 'declined', 'insufficient_funds', 'hsa_fsa', '--tip', '--available', '--card']) expect(help.stdout).toContain(word);
+    for (const word of ['approved', 'declined', 'insufficient_funds', 'hsa_fsa', '--tip-amount', '--available-amount', '--card']) expect(help.stdout).toContain(word);
   });
 });
 

@@ -98,7 +98,7 @@ describe('pay terminal simulate', () => {
     await until(() => readerStatus(readerId), (s) => s === 'offline', 'the killed reader to be offline');
   });
 
-  it('follows --outcome, --tip and --available-amount: a decline, a tip, a partial authorization', async () => {
+  it('follows --outcome, --tip-amount and --available-amount: a decline, a tip, a partial authorization', async () => {
     const serial = 'SN-E2E-OUTCOMES';
     const cases: Array<{ flags: string[]; expect: (pi: any, charge: any) => void }> = [
       {
@@ -108,7 +108,7 @@ describe('pay terminal simulate', () => {
           expect(charge.status).toBe('failed');
         },
       },
-      { flags: ['--tip', '150'], expect: (pi, charge) => expect([pi.status, pi.amount_received, pi.tip_amount, charge.amount_captured]).toEqual(['succeeded', 1150, 150, 1150]) },
+      { flags: ['--tip-amount', '150'], expect: (pi, charge) => expect([pi.status, pi.amount_received, pi.tip_amount, charge.amount_captured]).toEqual(['succeeded', 1150, 150, 1150]) },
       {
         flags: ['--available-amount', '600', '--method', 'wallet'],
         expect: (pi, charge) => {

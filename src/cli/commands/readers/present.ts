@@ -3,7 +3,7 @@ import { PRESENT_OUTCOMES, READ_METHODS, ReaderPresent } from '../../../domain/t
 import type { Factory } from '../../factory.js';
 import { checkedBody, intArg, withExamples } from '../../flags.js';
 
-const FLAGS: Record<string, string> = { card_number: '--card', tip_amount: '--tip', available_amount: '--available' };
+const FLAGS: Record<string, string> = { card_number: '--card' };
 
 export function define(noun: Command, f: Factory): void {
   const command = noun
@@ -12,13 +12,13 @@ export function define(noun: Command, f: Factory): void {
     .argument('<id>', 'Terminal reader id (tmr_…)')
     .addOption(new Option('--outcome <outcome>', `What the card does: ${PRESENT_OUTCOMES.join(', ')} (default approved)`).choices(PRESENT_OUTCOMES))
     .option('--card <number>', 'Present this test card instead: its outcome applies (e.g. 3566002020360505, jcb: processor B only)')
-    .option('--tip <n>', 'Tip the customer adds on the reader, in minor units (amount_received = amount + tip)', intArg)
-    .option('--available <n>', 'What the card can cover: below the total, only this is captured (partial authorization)', intArg)
+    .option('--tip-amount <n>', 'Tip the customer adds on the reader, in minor units (amount_received = amount + tip)', intArg)
+    .option('--available-amount <n>', 'What the card can cover: below the total, only this is captured (partial authorization)', intArg)
     .addOption(new Option('--method <method>', 'How the card is read (default tap)').choices(READ_METHODS))
-    .action(async (id: string, flags: { outcome?: string; card?: string; tip?: number; available?: number; method?: string }) => {
+    .action(async (id: string, flags: { outcome?: string; card?: string; tipAmount?: number; availableAmount?: number; method?: string }) => {
       const body = checkedBody(
         ReaderPresent,
-        { outcome: flags.outcome, card_number: flags.card, tip_amount: flags.tip, available_amount: flags.available, method: flags.method },
+        { outcome: flags.outcome, card_number: flags.card, tip_amount: flags.tipAmount, available_amount: flags.availableAmount, method: flags.method },
         (param) => FLAGS[param] ?? `--${param}`,
       );
       await run({ id, body }, f);
@@ -26,8 +26,8 @@ export function define(noun: Command, f: Factory): void {
   withExamples(
     command,
     'pay readers present tmr_123                       # approved',
-    'pay readers present tmr_123 --tip 200',
-    'pay readers present tmr_123 --available 700        # partial authorization',
+    'pay readers present tmr_123 --tip-amount 200',
+    'pay readers present tmr_123 --available-amount 700   # partial authorization',
     'pay readers present tmr_123 --outcome insufficient_funds',
     'pay readers present tmr_123 --card 3566002020360505',
   );

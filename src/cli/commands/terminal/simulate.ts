@@ -34,13 +34,13 @@ interface Flags {
   label?: string;
   outcome?: string;
   card?: string;
-  tip?: number;
+  tipAmount?: number;
   availableAmount?: number;
   method?: string;
   once: boolean;
 }
 
-const FLAGS: Record<string, string> = { serial_number: '--serial', card_number: '--card', tip_amount: '--tip' };
+const FLAGS: Record<string, string> = { serial_number: '--serial', card_number: '--card' };
 const flagFor = (param: string) => FLAGS[param] ?? flagOf(param);
 
 export function define(noun: Command, f: Factory): void {
@@ -54,7 +54,7 @@ export function define(noun: Command, f: Factory): void {
     .option('--label <text>', 'A name for the reader')
     .option('--outcome <outcome>', `What the customer's card does, without prompts: ${PRESENT_OUTCOMES.join(', ')} (default approved)`)
     .option('--card <number>', 'Present this test card (see pay sandbox cards): its outcome applies, e.g. 3566002020360505 (jcb, processor B only)')
-    .option('--tip <n>', 'Tip the customer adds, in minor units (amount_received = amount + tip)', intArg)
+    .option('--tip-amount <n>', 'Tip the customer adds, in minor units (amount_received = amount + tip)', intArg)
     .option('--available-amount <n>', 'What the card can cover: below the total, only this is captured (partial authorization)', intArg)
     .option('--method <method>', `How the card is read: ${READ_METHODS.join(', ')} (default tap)`)
     .option('--once', 'Exit after the first action ends (answered or canceled): handy in CI', false)
@@ -62,7 +62,7 @@ export function define(noun: Command, f: Factory): void {
   withExamples(
     command,
     'pay terminal simulate --processor A --model a-countertop           # prompts at each payment',
-    'pay terminal simulate --processor B --model b-mobile --json --outcome approved --tip 200',
+    'pay terminal simulate --processor B --model b-mobile --json --outcome approved --tip-amount 200',
     'pay terminal simulate --processor A --model a-handheld --serial SN-0001 --activation-code ABCD-1234',
     'pay terminal simulate --processor B --model b-countertop --card 3566002020360505 --once',
     'pay terminal simulate --processor A --model a-countertop --available-amount 500 --method insert',
@@ -79,7 +79,7 @@ async function options(flags: Flags, f: Factory): Promise<SimulateOptions> {
     { type: 'hello', serial_number: flags.serial ?? newSerial(), processor, model, label: flags.label, activation_code: flags.activationCode },
     flagFor,
   );
-  const scripted = { outcome: flags.outcome, card_number: flags.card, tip_amount: flags.tip, available_amount: flags.availableAmount, method: flags.method };
+  const scripted = { outcome: flags.outcome, card_number: flags.card, tip_amount: flags.tipAmount, available_amount: flags.availableAmount, method: flags.method };
   const answer = checkedBody(ReaderPresent, scripted, flagFor);
   // Flags answer for the customer; without any, a person at the TTY does (else: approved).
   const given = Object.values(scripted).some((v) => v !== undefined);
@@ -204,7 +204,7 @@ async function askCustomer(io: IO, action: CustomerAction, signal: AbortSignal):
     ], { signal });
     switch (choice) {
       case 'tip':
-        answer.tip_amount = Number(await io.ask('--tip', 'Tip, in minor units', { validate: wholeAmount, signal }));
+        answer.tip_amount = Number(await io.ask('--tip-amount', 'Tip, in minor units', { validate: wholeAmount, signal }));
         continue;
       case 'partial':
         answer.available_amount = Number(await io.ask('--available-amount', 'What the card can cover, in minor units', { validate: wholeAmount, signal }));
