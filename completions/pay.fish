@@ -84,7 +84,7 @@ function __pay_value_flags
         case 'profiles add'
             printf '%s\n' '--account' '--api-key' '--base-url' '--header-prefix' '--profile'
         case 'readers activate'
-            printf '%s\n' '--code' '--label' '--model' '--processor' '--profile' '--serial'
+            printf '%s\n' '--activation-code' '--label' '--model' '--processor' '--profile' '--serial'
         case 'readers list'
             printf '%s\n' '--limit' '--processor' '--profile' '--starting-after'
         case 'readers present'
@@ -395,7 +395,7 @@ complete -c pay -n '__pay_at \'readers\'' -a 'list' -d 'List the account\'s term
 complete -c pay -n '__pay_at \'readers\'' -a 'present' -d 'Sandbox only: present a card on a reader that waits for one (a requires_action intent, or a same-day processor B refund)'
 complete -c pay -n '__pay_at \'readers\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'readers activate\'' -f
-complete -c pay -n '__pay_at \'readers activate\'' -l code -x -d 'Activation code from pay readers activation-code'
+complete -c pay -n '__pay_at \'readers activate\'' -l activation-code -x -d 'Activation code from pay readers activation-code'
 complete -c pay -n '__pay_at \'readers activate\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'readers activate\'' -l label -x -d 'A name for the reader'
 complete -c pay -n '__pay_at \'readers activate\'' -l model -x -a 'a-countertop a-handheld b-countertop b-handheld b-mobile' -d 'Reader model'

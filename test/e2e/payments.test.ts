@@ -178,7 +178,7 @@ describe('in-person payments on a terminal reader', () => {
 
   beforeAll(async () => {
     const code = await sb.json(['readers', 'activation-code']);
-    reader = await sb.json(['readers', 'activate', '--code', code.code, '--serial', 'SN-E2E-0001', '--processor', 'A', '--model', 'a-countertop']);
+    reader = await sb.json(['readers', 'activate', '--activation-code', code.code, '--serial', 'SN-E2E-0001', '--processor', 'A', '--model', 'a-countertop']);
     presentPm = (await sb.json(['payment-methods', 'create', '--type', 'card_present', '--reader', reader.id])).id;
   });
 
@@ -190,7 +190,7 @@ describe('in-person payments on a terminal reader', () => {
     expect((await sb.json(['readers', 'list'])).data.map((r: { id: string }) => r.id)).toContain(reader.id);
     expect(await sb.json(['readers', 'get', reader.id])).toMatchObject({ id: reader.id });
     const code = await sb.json(['readers', 'activation-code']);
-    const b = await sb.pay(['readers', 'activate', '--code', code.code, '--serial', 'SN-E2E-0002', '--processor', 'B', '--model', 'b-mobile']);
+    const b = await sb.pay(['readers', 'activate', '--activation-code', code.code, '--serial', 'SN-E2E-0002', '--processor', 'B', '--model', 'b-mobile']);
     expect(b.exitCode).toBe(2);
     expect(b.stderr).toContain('--processor');
   });

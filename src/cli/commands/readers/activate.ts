@@ -3,19 +3,19 @@ import { ALL_READER_MODELS, PROCESSORS, ReaderActivate, type TerminalReader } fr
 import type { Factory } from '../../factory.js';
 import { checkedBody, flagOf, withExamples } from '../../flags.js';
 
-const FLAGS: Record<string, string> = { activation_code: '--code', serial_number: '--serial' };
+const FLAGS: Record<string, string> = { serial_number: '--serial' };
 
 export function define(noun: Command, f: Factory): void {
   const command = noun
     .command('activate')
     .description('Activate a self-owned developer reader (a processor A model) on this account with an activation code')
-    .option('--code <code>', 'Activation code from pay readers activation-code')
+    .option('--activation-code <code>', 'Activation code from pay readers activation-code')
     .option('--serial <serial>', 'Serial number printed on the reader')
     .addOption(new Option('--processor <p>', 'Processor of the reader (self-owned readers are processor A)').choices(PROCESSORS).default('A'))
     .addOption(new Option('--model <model>', 'Reader model').choices(ALL_READER_MODELS))
     .option('--label <text>', 'A name for the reader')
-    .action(async (flags: { code?: string; serial?: string; processor: string; model?: string; label?: string }) => {
-      const code = flags.code ?? (await f.io.ask('--code', 'Activation code'));
+    .action(async (flags: { activationCode?: string; serial?: string; processor: string; model?: string; label?: string }) => {
+      const code = flags.activationCode ?? (await f.io.ask('--activation-code', 'Activation code'));
       const serial = flags.serial ?? (await f.io.ask('--serial', 'Serial number'));
       const model = flags.model ?? (await f.io.choose('--model', 'Model', ALL_READER_MODELS.map((m) => ({ name: m, value: m }))));
       const body = checkedBody(
@@ -25,7 +25,7 @@ export function define(noun: Command, f: Factory): void {
       );
       await run(body, f);
     });
-  withExamples(command, 'pay readers activate --code ABCD-1234 --serial SN-0001 --processor A --model a-countertop');
+  withExamples(command, 'pay readers activate --activation-code ABCD-1234 --serial SN-0001 --processor A --model a-countertop');
 }
 
 export async function run(body: ReaderActivate, f: Factory): Promise<void> {

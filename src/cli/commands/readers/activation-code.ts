@@ -14,6 +14,6 @@ export function define(noun: Command, f: Factory): void {
 export async function run(f: Factory): Promise<void> {
   const client = await f.client();
   const code = await client.call<ActivationCode>('terminal_readers.activation_code');
-  if (f.io.human) f.io.success(`Activation code ${code.code}, valid until ${code.expires_at}. Enter it on the reader, or: pay readers activate --code ${code.code} --serial …`);
+  if (f.io.human) f.io.success(`Activation code ${code.code}, valid until ${code.expires_at}. Enter it on the reader, or: pay readers activate --activation-code ${code.code} --serial …`);
   f.io.printObject(code);
 }
