@@ -77,6 +77,14 @@ describe('checkout sessions', () => {
     await later.close();
   });
 
+  it('carries what is paid for and the merchant\'s name, trimmed, null when not given', async () => {
+    const cs = await session({ description: '  Espresso beans 250 g ', merchant_name: 'Corner Roasters' });
+    expect(cs).toMatchObject({ description: 'Espresso beans 250 g', merchant_name: 'Corner Roasters' });
+    expect(await session()).toMatchObject({ description: null, merchant_name: null });
+    const blank = await s.call('POST', '/v1/checkout-sessions', { amount: 100, currency: 'usd', success_url: 'https://x.example', cancel_url: 'https://x.example', merchant_name: '  ' });
+    expect(blank.body.error).toMatchObject({ code: 'parameter_invalid', param: 'merchant_name', message: 'Invalid merchant_name: must not be empty' });
+  });
+
   it('answers 404 for an unknown page, and rejects bad bodies naming the field', async () => {
     expect((await page('/checkout/cs_nope')).statusCode).toBe(404);
     expect((await s.call('POST', '/v1/checkout-sessions', { amount: 100, currency: 'usd', success_url: 'ftp://x', cancel_url: 'https://x.example' })).body.error.param).toBe('success_url');
@@ -85,8 +93,8 @@ describe('checkout sessions', () => {
 
 describe('payment links', () => {
   it('gives a reusable URL; each visit opens its own session', async () => {
-    const link = (await s.call('POST', '/v1/payment-links', { amount: 2500, currency: 'usd' })).body;
-    expect(link).toMatchObject({ object: 'payment_link', active: true, amount: 2500 });
+    const link = (await s.call('POST', '/v1/payment-links', { amount: 2500, currency: 'usd', description: 'Gift card', merchant_name: 'Corner Roasters' })).body;
+    expect(link).toMatchObject({ object: 'payment_link', active: true, amount: 2500, description: 'Gift card', merchant_name: 'Corner Roasters' });
     expect(link.url).toBe(`http://localhost:80/pay/${link.id}`);
     const first = await page(`/pay/${link.id}`);
     const second = await page(`/pay/${link.id}`);
@@ -97,6 +105,6 @@ describe('payment links', () => {
     const paid = await submit(csId, { number: '5555555555554444', exp: '01/31', cvc: '321' });
     expect(paid.statusCode).toBe(200);
     expect(paid.body).toContain('Payment complete');
-    expect((await s.call('GET', `/v1/checkout-sessions/${csId}`)).body).toMatchObject({ payment_link_id: link.id, status: 'complete' });
+    expect((await s.call('GET', `/v1/checkout-sessions/${csId}`)).body).toMatchObject({ payment_link_id: link.id, status: 'complete', description: 'Gift card', merchant_name: 'Corner Roasters' });
   });
 });

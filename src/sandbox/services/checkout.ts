@@ -42,6 +42,8 @@ export function createCheckoutSession(
     payment_link_id: body.payment_link_id ?? null,
     expires_at: isoAfter(ctx.now, SESSION_TTL_MS),
     metadata: body.metadata ?? {},
+    description: body.description ?? null,
+    merchant_name: body.merchant_name ?? null,
   });
   // The URL names the session, whose id exists only once it is created.
   return ctx.update<CheckoutSession>({ ...session, checkout_session_url: `${origin}/checkout/${session.id}` });
@@ -110,6 +112,8 @@ export function createPaymentLink(ctx: ServiceContext, body: PaymentLinkCreate, 
     success_url: body.success_url ?? null,
     cancel_url: body.cancel_url ?? null,
     metadata: body.metadata ?? {},
+    description: body.description ?? null,
+    merchant_name: body.merchant_name ?? null,
   });
   return ctx.update<PaymentLink>({ ...link, url: `${origin}/pay/${link.id}` });
 }
@@ -129,6 +133,8 @@ export function openLinkSession(ctx: ServiceContext, linkId: string, origin: str
     success_url: link.success_url,
     cancel_url: link.cancel_url,
     metadata: link.metadata,
+    description: link.description ?? undefined,
+    merchant_name: link.merchant_name ?? undefined,
     payment_link_id: link.id,
   }, origin);
 }
