@@ -40,29 +40,71 @@ describe('checkout sessions', () => {
     expect(res.headers.location).toBe(`https://shop.example/done?session_id=${cs.id}`);
     expect((await s.call('GET', `/v1/checkout-sessions/${cs.id}`)).body).toMatchObject({ status: 'complete', payment_status: 'paid' });
     expect((await s.call('GET', `/v1/payment-intents/${cs.payment_intent_id}`)).body.status).toBe('succeeded');
-    expect((await submit(cs.id, { number: '4242424242424242', exp: '12/34', cvc: '123' })).statusCode).toBe(303);
+    expect((await submit(cs.id, { number: '4242424242424242', exp: '12/34', cvc: '123', zip: '94110' })).statusCode).toBe(303);
     expect((await s.call('GET', `/v1/charges?payment_intent_id=${cs.payment_intent_id}`)).body.data).toHaveLength(1);
   });
 
-  it('shows a decline inline, keeps the attempt, and lets the customer retry', async () => {
+  it('shows a decline inline in the customer\'s words, keeps the attempt, and lets the customer retry', async () => {
     const cs = await session();
-    const declined = await submit(cs.id, { number: '4000000000000002', exp: '12/34', cvc: '123' });
+    const declined = await submit(cs.id, { number: '4000000000000002', exp: '12/34', cvc: '123', zip: '94110' });
     expect(declined.statusCode).toBe(402);
     expect(declined.body).toContain('Your card was declined.');
     expect(declined.body).not.toContain('4000000000000002');
     expect((await s.call('GET', `/v1/payment-intents/${cs.payment_intent_id}`)).body).toMatchObject({ status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } });
-    const badNumber = await submit(cs.id, { number: '4242424242424241', exp: '12/34', cvc: '123' });
+    const badNumber = await submit(cs.id, { number: '4242424242424241', exp: '12/34', cvc: '123', zip: '94110' });
     expect(badNumber.statusCode).toBe(400);
     expect(badNumber.body).toMatch(/id="number"[^>]*aria-invalid="true"/);
-    const badExp = await submit(cs.id, { number: '4242424242424242', exp: 'soon', cvc: '123' });
-    expect(badExp.body).toContain('Enter the expiry date as MM / YY.');
-    expect((await submit(cs.id, { number: '4242424242424242', exp: '12/34', cvc: '123' })).statusCode).toBe(303);
+    expect(badNumber.body).toContain('Enter a valid card number.');
+    const badExp = await submit(cs.id, { number: '4242424242424242', exp: 'soon', cvc: '123', zip: '94110' });
+    expect(badExp.body).toContain('Enter the expiry date as MM/YY.');
+    const unsupported = await submit(cs.id, { number: '4000000000001117', exp: '12/34', cvc: '123', zip: '94110' });
+    expect(unsupported.body).toContain('This card is not accepted here.');
+    expect(unsupported.body).not.toContain('HSA');
+    expect((await submit(cs.id, { number: '4242424242424242', exp: '12/34', cvc: '123', zip: '94110' })).statusCode).toBe(303);
   });
+
+  it('marks every field to fix at once; an empty form changes nothing', async () => {
+    const cs = await session();
+    const before = s.counts();
+    const empty = await submit(cs.id, {});
+    expect(empty.statusCode).toBe(400);
+    for (const name of ['number', 'exp', 'cvc', 'zip']) expect(empty.body, name).toMatch(new RegExp(`id="${name}"[^>]*aria-invalid="true"`));
+    expect(empty.body).toContain('Enter a valid card number.');
+    expect(empty.body).toContain('Enter the expiry date as MM/YY.');
+    expect(empty.body).toContain('Enter the 3 or 4 digit security code from your card.');
+    expect(empty.body).toContain('Enter your ZIP or postal code.');
+    expect(s.counts()).toEqual(before);
+    const twoWrong = await submit(cs.id, { number: '4242 4242 4242 4242', exp: '13/34', cvc: '12', zip: '94110' });
+    expect(twoWrong.body).toMatch(/id="exp"[^>]*aria-invalid="true"/);
+    expect(twoWrong.body).toMatch(/id="cvc"[^>]*aria-invalid="true"/);
+    expect(twoWrong.body).not.toMatch(/id="(number|zip)"[^>]*aria-invalid/);
+    expect(twoWrong.body).toContain('value="13/34"');
+  });
+
+  it('tells an expiry in the past as an expired card', async () => {
+    const cs = await session();
+    const res = await submit(cs.id, { number: '4242424242424242', exp: '12/29', cvc: '123', zip: '94110' });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toMatch(/id="exp"[^>]*aria-invalid="true"/);
+    expect(res.body).toContain('Your card has expired.');
+  });
+
+  for (const exp of ['1234', '12/34', '12 / 34', '12-34', '12/2034']) {
+    it(`pays with the expiry typed as ${exp}`, async () => {
+      const cs = await session();
+      const res = await submit(cs.id, { number: '4242424242424242', exp, cvc: '123', zip: '94110' });
+      expect(res.statusCode, res.body).toBe(303);
+      const pi = (await s.call('GET', `/v1/payment-intents/${cs.payment_intent_id}`)).body;
+      const pm = (await s.call('GET', `/v1/payment-methods/${pi.payment_method_id}`)).body;
+      expect(pm.card).toMatchObject({ exp_month: 12, exp_year: 2034 });
+    });
+  }
 
   it('escapes what it interpolates', async () => {
     const cs = await session({ cancel_url: 'https://shop.example/cart?x="><script>alert(1)</script>' });
     const res = await page(`/checkout/${cs.id}`);
-    expect(res.body).not.toContain('<script>');
+    expect(res.body).not.toContain('<script>alert');
+    expect(res.body.match(/<script>/g), 'the page\'s own script only').toHaveLength(1);
     expect(res.body).toContain('id="cancel"');
   });
 
@@ -102,7 +144,7 @@ describe('payment links', () => {
     expect(first.headers.location).toMatch(/^\/checkout\/cs_/);
     expect(second.headers.location).not.toBe(first.headers.location);
     const csId = String(first.headers.location).split('/').pop()!;
-    const paid = await submit(csId, { number: '5555555555554444', exp: '01/31', cvc: '321' });
+    const paid = await submit(csId, { number: '5555555555554444', exp: '01/31', cvc: '321', zip: '94110' });
     expect(paid.statusCode).toBe(200);
     expect(paid.body).toContain('Payment complete');
     expect((await s.call('GET', `/v1/checkout-sessions/${csId}`)).body).toMatchObject({ payment_link_id: link.id, status: 'complete', description: 'Gift card', merchant_name: 'Corner Roasters' });
