@@ -50,7 +50,7 @@ describe('hosted checkout page', () => {
     for (const name of ['number', 'exp', 'cvc', 'zip']) expect(html).toMatch(new RegExp(`id="${name}"[^>]*aria-invalid="true"[^>]*aria-describedby="${name}-error"`));
     expect(html).toContain('id="number-error">Enter a valid card number.</p>');
     expect(html).toContain('id="exp-error">Enter the expiry date as MM/YY.</p>');
-    expect(html).toContain('id="cvc-error">Enter the 3 or 4 digit security code from your card.</p>');
+    expect(html).toContain('id="cvc-error">Enter the security code (CVC) from your card.</p>');
     expect(html).toContain('id="zip-error">Enter your ZIP or postal code.</p>');
     expect(html.match(/ autofocus/g)).toHaveLength(1);
     expect(html).toMatch(/id="number"[^>]* autofocus/);
@@ -90,6 +90,8 @@ describe('formatting as the customer types', () => {
     expect(typed('12')).toBe('12/');
     expect(typed('4')).toBe('04/');
     expect(typed('1/3')).toBe('01/3');
+    expect(typed('1/2034')).toBe('01/2034');
+    expect(typed('1 05')).toBe('01/05');
     expect(typed('122034')).toBe('12/2034');
     expect(typed('12/345678')).toBe('12/3456');
     expect(formatExpiryInput('12-34', false)).toBe('12/34');
@@ -116,6 +118,7 @@ describe('formatting as the customer types', () => {
         expect(parseExpiry(formatExpiryInput(text, false)), text).toEqual(read);
         expect(parseExpiry(typed(text)), text).toEqual(read);
       }),
+      { numRuns: 2000 },
     );
   });
 

@@ -68,7 +68,7 @@ export const PAGE_CSP = `default-src 'none'; script-src '${`sha256-${createHash(
 export const FIELDS = [
   { name: 'number', inputmode: 'numeric', label: 'Card number', params: ['card.number', 'card'], autocomplete: 'cc-number', placeholder: '1234 1234 1234 1234', maxlength: 23, fix: 'Enter a valid card number.' },
   { name: 'exp', inputmode: 'numeric', label: 'Expiry (MM/YY)', params: ['card.exp_month', 'card.exp_year'], autocomplete: 'cc-exp', placeholder: 'MM/YY', maxlength: 9, fix: 'Enter the expiry date as MM/YY.' },
-  { name: 'cvc', inputmode: 'numeric', label: 'Security code (CVC)', params: ['card.cvc'], autocomplete: 'cc-csc', placeholder: 'CVC', maxlength: 4, fix: 'Enter the 3 or 4 digit security code from your card.' },
+  { name: 'cvc', inputmode: 'numeric', label: 'CVC', params: ['card.cvc'], autocomplete: 'cc-csc', placeholder: '123', maxlength: 4, fix: 'Enter the security code (CVC) from your card.' },
   { name: 'zip', inputmode: 'text', label: 'ZIP / postal code', params: ['billing_details.address.zip', 'billing_details.address', 'billing_details'], autocomplete: 'postal-code', placeholder: '94110', maxlength: 10, fix: 'Enter your ZIP or postal code.' },
 ] as const;
 export type FieldName = (typeof FIELDS)[number]['name'];
@@ -112,7 +112,9 @@ function layout(title: string, body: string, script = ''): string {
   .row > div { flex: 1; min-width: 0; }
   label { display: block; font-weight: 500; margin-top: 1rem; }
   input { width: 100%; padding: .6rem; font: inherit; border: 1px solid #d0d7de; border-radius: 6px; }
+  input:focus { outline: 2px solid #1f6feb; outline-offset: -1px; }
   input[aria-invalid="true"] { border-color: #cf222e; box-shadow: 0 0 0 1px #cf222e; }
+  input[aria-invalid="true"]:focus { outline-color: #cf222e; }
   .field-error, .alert { color: #cf222e; font-size: .875rem; margin: .25rem 0 0; }
   .alert { border: 1px solid #cf222e; border-radius: 6px; padding: .75rem; background: #ffebe9; margin-bottom: 1rem; }
   button { margin-top: 1.5rem; width: 100%; padding: .75rem; font: inherit; font-weight: 600; color: #fff; background: #1f6feb; border: 0; border-radius: 6px; cursor: pointer; }

@@ -71,7 +71,7 @@ describe('checkout sessions', () => {
     for (const name of ['number', 'exp', 'cvc', 'zip']) expect(empty.body, name).toMatch(new RegExp(`id="${name}"[^>]*aria-invalid="true"`));
     expect(empty.body).toContain('Enter a valid card number.');
     expect(empty.body).toContain('Enter the expiry date as MM/YY.');
-    expect(empty.body).toContain('Enter the 3 or 4 digit security code from your card.');
+    expect(empty.body).toContain('Enter the security code (CVC) from your card.');
     expect(empty.body).toContain('Enter your ZIP or postal code.');
     expect(s.counts()).toEqual(before);
     const twoWrong = await submit(cs.id, { number: '4242 4242 4242 4242', exp: '13/34', cvc: '12', zip: '94110' });
