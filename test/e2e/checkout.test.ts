@@ -100,9 +100,23 @@ describe.skipIf(!chromiumPath)('hosted checkout page in a real browser', () => {
     await page.locator('#result').waitFor();
     expect(await page.textContent('#result')).toBe('Payment complete');
     expect(await page.textContent('#merchant')).toBe('Paid to Corner Roasters');
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: `${SCREENSHOTS}1280-receipt.png`, fullPage: true });
     await page.goto(link.url);
     expect(new URL(page.url()).pathname).not.toBe(first);
     await page.close();
+  });
+
+  it('the CLI checks the page details by the same rule as the sandbox, before any request', async () => {
+    const objects = async () => [(await sb.http('GET', '/v1/payment-links?limit=100')).body, (await sb.http('GET', '/v1/checkout-sessions?limit=100')).body];
+    const before = await objects();
+    const blank = await sb.pay(['payment-links', 'create', '--amount', '100', '--currency', 'usd', '--merchant-name', '  ']);
+    expect(blank.exitCode).toBe(2);
+    expect(blank.stderr).toContain('Invalid --merchant-name: must not be empty.');
+    const long = await sb.pay(['checkout', 'create', '--amount', '100', '--currency', 'usd', '--success-url', 'https://a.example', '--cancel-url', 'https://a.example', '--description', 'x'.repeat(501)]);
+    expect(long.exitCode).toBe(2);
+    expect(long.stderr).toContain('Invalid --description: must be at most 500 characters.');
+    expect(await objects()).toEqual(before);
   });
 
   describe.each([

@@ -107,6 +107,7 @@ function layout(title: string, body: string, script = ''): string {
   @media (max-width: 30rem) { body { padding: 1rem; } main { padding: 1.25rem; } }
   h1 { font-size: 1.25rem; margin: 0; overflow-wrap: anywhere; }
   .description { color: #57606a; margin: .25rem 0 0; overflow-wrap: anywhere; }
+  .paid-to { margin: 0; }
   .amount { font-size: 2rem; font-weight: 600; margin: .5rem 0 1.5rem; }
   .row { display: flex; gap: .75rem; }
   .row > div { flex: 1; min-width: 0; }
@@ -184,7 +185,7 @@ ${cancel}
 
 /** The receipt of a paid session without a success URL of its own. */
 export function paidPage(session: CheckoutSession): string {
-  const paidTo = session.merchant_name === null ? '' : `<p id="merchant">Paid to ${escapeHtml(session.merchant_name)}</p>\n`;
+  const paidTo = session.merchant_name === null ? '' : `<p class="paid-to" id="merchant">Paid to ${escapeHtml(session.merchant_name)}</p>\n`;
   const paidFor = session.description === null ? '' : `<p class="description" id="description">${escapeHtml(session.description)}</p>\n`;
   return layout('Payment complete', `<h1 id="result">Payment complete</h1>
 <p class="amount">${escapeHtml(formatAmount(session.amount, session.currency))}</p>
