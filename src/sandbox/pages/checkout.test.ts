@@ -34,6 +34,9 @@ describe('hosted checkout page', () => {
     expect(html).toContain('<p class="description" id="description">Espresso beans 250 g</p>');
     expect(html).toContain('<title>Pay $10.99 to Corner Roasters</title>');
     expect(checkoutPage(session)).not.toContain('id="description"');
+    // A session stored before these fields existed has neither.
+    const { description: _d, merchant_name: _m, ...older } = session;
+    expect(checkoutPage(older as CheckoutSession)).toContain('<h1 id="merchant">Pay</h1>');
     expect(paidPage({ ...session, merchant_name: 'Corner Roasters', description: 'Espresso beans 250 g' })).toContain('Paid to Corner Roasters');
   });
 

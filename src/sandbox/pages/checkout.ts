@@ -130,11 +130,11 @@ ${body}
 `;
 }
 
-/** Who is paid and for what, then the amount. */
+/** Who is paid and for what (absent from sessions stored before these fields), then the amount. */
 function summary(session: CheckoutSession): string {
   const amount = formatAmount(session.amount, session.currency);
-  return `<h1 id="merchant">${session.merchant_name === null ? 'Pay' : escapeHtml(session.merchant_name)}</h1>
-${session.description === null ? '' : `<p class="description" id="description">${escapeHtml(session.description)}</p>\n`}<p class="amount" id="amount">${escapeHtml(amount)}</p>`;
+  return `<h1 id="merchant">${session.merchant_name ? escapeHtml(session.merchant_name) : 'Pay'}</h1>
+${session.description ? `<p class="description" id="description">${escapeHtml(session.description)}</p>\n` : ''}<p class="amount" id="amount">${escapeHtml(amount)}</p>`;
 }
 
 /**
@@ -167,7 +167,7 @@ ${problem === undefined ? '' : `<p class="field-error" id="${field.name}-error">
   const [number, exp, cvc, zip] = FIELDS;
   const cancel = session.cancel_url ? `<a class="cancel" id="cancel" href="${escapeHtml(session.cancel_url)}">Cancel and return</a>` : '';
   const amount = formatAmount(session.amount, session.currency);
-  const title = `Pay ${amount}${session.merchant_name === null ? '' : ` to ${session.merchant_name}`}`;
+  const title = `Pay ${amount}${session.merchant_name ? ` to ${session.merchant_name}` : ''}`;
   return layout(title, `${summary(session)}
 ${alert}
 <form method="post" action="/checkout/${escapeHtml(session.id)}" novalidate>
@@ -185,8 +185,8 @@ ${cancel}
 
 /** The receipt of a paid session without a success URL of its own. */
 export function paidPage(session: CheckoutSession): string {
-  const paidTo = session.merchant_name === null ? '' : `<p class="paid-to" id="merchant">Paid to ${escapeHtml(session.merchant_name)}</p>\n`;
-  const paidFor = session.description === null ? '' : `<p class="description" id="description">${escapeHtml(session.description)}</p>\n`;
+  const paidTo = session.merchant_name ? `<p class="paid-to" id="merchant">Paid to ${escapeHtml(session.merchant_name)}</p>\n` : '';
+  const paidFor = session.description ? `<p class="description" id="description">${escapeHtml(session.description)}</p>\n` : '';
   return layout('Payment complete', `<h1 id="result">Payment complete</h1>
 <p class="amount">${escapeHtml(formatAmount(session.amount, session.currency))}</p>
 ${paidTo}${paidFor}<p class="note">Reference: ${escapeHtml(session.payment_intent_id)}</p>`);
