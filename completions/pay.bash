@@ -33,7 +33,7 @@ _pay_flags() {
     'charges'|'charges get'|'checkout'|'customers'|'customers get'|'events'|'events get'|'intents'|'intents get'|'payment-links'|'payment-methods'|'payment-methods get'|'profiles'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'refunds'|'refunds get'|'sandbox'|'sandbox accounts'|'sandbox cards'|'sandbox clock'|'sandbox clock show'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions get'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'webhooks'|'webhooks endpoints'|'webhooks endpoints delete'|'webhooks endpoints get'|'webhooks rotate-secret') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'charges help'|'checkout help'|'customers help'|'events help'|'help'|'intents help'|'payment-links help'|'payment-methods help'|'profiles help'|'readers help'|'refunds help'|'sandbox accounts help'|'sandbox clock help'|'sandbox help'|'subscriptions help'|'terminal help'|'webhooks endpoints help'|'webhooks help') printf '%s\n' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'charges list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--verbose' ;;
-    'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--open' '--profile' '--success-url' '--verbose' ;;
+    'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--description' '--help' '-h' '--json' '--merchant-name' '--metadata' '--no-color' '--no-input' '--open' '--profile' '--success-url' '--verbose' ;;
     'checkout get') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--open' '--profile' '--verbose' ;;
     'completion') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--write' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--help' '-h' '--json' '--last-name' '--metadata' '--middle-name' '--no-color' '--no-input' '--phone' '--profile' '--verbose' ;;
@@ -47,7 +47,7 @@ _pay_flags() {
     'intents create') printf '%s\n' '--amount' '--capture-method' '--confirm' '--currency' '--customer' '--description' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--payment-method' '--payment-method-types' '--profile' '--verbose' ;;
     'intents list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--status' '--subscription' '--verbose' ;;
     'intents update') printf '%s\n' '--amount' '--description' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--profile' '--verbose' ;;
-    'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--profile' '--success-url' '--verbose' ;;
+    'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--description' '--help' '-h' '--json' '--merchant-name' '--metadata' '--no-color' '--no-input' '--profile' '--success-url' '--verbose' ;;
     'payment-methods attach') printf '%s\n' '--customer' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'payment-methods create') printf '%s\n' '--card' '--card-number' '--customer' '--cvc' '--exp' '--exp-month' '--exp-year' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--profile' '--reader' '--type' '--verbose' '--zip' ;;
     'payment-methods list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--type' '--verbose' ;;
@@ -80,7 +80,7 @@ _pay_value_flags() {
     ''|'charges'|'charges get'|'charges help'|'checkout'|'checkout get'|'checkout help'|'completion'|'customers'|'customers get'|'customers help'|'events'|'events get'|'events help'|'help'|'intents'|'intents get'|'intents help'|'payment-links'|'payment-links help'|'payment-methods'|'payment-methods get'|'payment-methods help'|'profiles'|'profiles help'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'readers help'|'refunds'|'refunds get'|'refunds help'|'sandbox'|'sandbox accounts'|'sandbox accounts help'|'sandbox cards'|'sandbox clock'|'sandbox clock help'|'sandbox clock show'|'sandbox help'|'sandbox reset'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions cancel'|'subscriptions get'|'subscriptions help'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'terminal help'|'webhooks'|'webhooks endpoints'|'webhooks endpoints delete'|'webhooks endpoints get'|'webhooks endpoints help'|'webhooks help'|'webhooks rotate-secret') printf '%s\n' '--profile' ;;
     'api') printf '%s\n' '--data' '-d' '--data-json' '--idempotency-key' '--profile' ;;
     'charges list') printf '%s\n' '--customer' '--limit' '--payment-intent' '--profile' '--starting-after' ;;
-    'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--metadata' '--profile' '--success-url' ;;
+    'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--description' '--merchant-name' '--metadata' '--profile' '--success-url' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--last-name' '--metadata' '--middle-name' '--phone' '--profile' ;;
     'customers list') printf '%s\n' '--email' '--limit' '--profile' '--starting-after' ;;
     'events list') printf '%s\n' '--created-gt' '--created-gte' '--created-lt' '--created-lte' '--limit' '--profile' '--starting-after' '--type' ;;
@@ -92,7 +92,7 @@ _pay_value_flags() {
     'intents create') printf '%s\n' '--amount' '--capture-method' '--currency' '--customer' '--description' '--metadata' '--payment-method' '--payment-method-types' '--profile' ;;
     'intents list') printf '%s\n' '--customer' '--limit' '--profile' '--starting-after' '--status' '--subscription' ;;
     'intents update') printf '%s\n' '--amount' '--description' '--metadata' '--profile' ;;
-    'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--metadata' '--profile' '--success-url' ;;
+    'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--description' '--merchant-name' '--metadata' '--profile' '--success-url' ;;
     'payment-methods attach') printf '%s\n' '--customer' '--profile' ;;
     'payment-methods create') printf '%s\n' '--card' '--card-number' '--customer' '--cvc' '--exp' '--exp-month' '--exp-year' '--metadata' '--profile' '--reader' '--type' '--zip' ;;
     'payment-methods list') printf '%s\n' '--customer' '--limit' '--profile' '--starting-after' '--type' ;;

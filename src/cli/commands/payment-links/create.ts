@@ -10,9 +10,11 @@ export function define(noun: Command, f: Factory): void {
     .option('--success-url <url>', 'Where customers go after paying (default: a receipt page)')
     .option('--cancel-url <url>', 'Where the page\'s cancel link goes (default: none)')
     .option('--metadata <key=value>', 'Metadata pair (repeatable)', keyValueArg)
-    .action(async (flags: { amount?: number; currency?: string; successUrl?: string; cancelUrl?: string; metadata?: Record<string, string> }) => {
+    .option('--description <text>', 'What is being paid for, shown on the page')
+    .option('--merchant-name <name>', 'Your name as the customer knows it, shown on the page')
+    .action(async (flags: { amount?: number; currency?: string; successUrl?: string; cancelUrl?: string; metadata?: Record<string, string>; description?: string; merchantName?: string }) => {
       const { amount, currency } = await moneyFrom(flags, f.io);
-      const body = checkedBody(PaymentLinkCreate, { amount, currency, success_url: flags.successUrl, cancel_url: flags.cancelUrl, metadata: flags.metadata });
+      const body = checkedBody(PaymentLinkCreate, { amount, currency, success_url: flags.successUrl, cancel_url: flags.cancelUrl, metadata: flags.metadata, description: flags.description, merchant_name: flags.merchantName });
       await run({ body }, f);
     });
   withExamples(command, 'pay payment-links create --amount 2500 --currency usd', 'pay payment-links create --amount 2500 --currency usd --json | jq -r .url');
