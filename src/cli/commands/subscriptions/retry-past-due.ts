@@ -78,12 +78,17 @@ Exit 0 when every item succeeded or was skipped, 8 when some failed, 130 on Ctrl
 export async function run(options: RetryPastDueOptions, f: Factory): Promise<BatchReport | undefined> {
   if (options.concurrency < 1 || options.concurrency > MAX_CONCURRENCY) throw new UsageError(`Invalid --concurrency: must be from 1 to ${MAX_CONCURRENCY}.`);
   checkedBody(PastDueSelection, { customer_id: options.customer, only: options.only }, selectionFlag);
-  // This charges cards: without --yes someone must say so, and a script is told before any request.
+  if (options.report !== undefined) await checkWritable(options.report);
+  if (options.resume !== undefined) return resume(options, f);
+  requireYes(options, f);
+  return start(options, f);
+}
+
+/** This charges cards: without --yes someone must say so, and a script is told before any request. */
+function requireYes(options: RetryPastDueOptions, f: Factory): void {
   if (!options.yes && !options.dryRun && !f.io.canPrompt) {
     throw new UsageError(`Missing --yes: retrying past_due subscriptions charges their cards, and no one can be asked to confirm${f.io.options.input ? ' (no TTY)' : ' (--no-input)'}. Add --yes, or see the batch first with --dry-run.`);
   }
-  if (options.report !== undefined) await checkWritable(options.report);
-  return options.resume !== undefined ? resume(options, f) : start(options, f);
 }
 
 /** A new batch: every past_due subscription selected, each with the rule's decision. */
@@ -150,6 +155,7 @@ async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchRe
     dryRun(state.header.items.filter((item) => !state.results.has(item.subscription_id)).map((item) => ({ ...item, ...batchDecision(item, rule) })), f);
     return undefined;
   }
+  requireYes(options, f);
   const batch = await engine.openBatch(path).catch((error: unknown) => {
     throw locked(error, f);
   });
@@ -280,15 +286,16 @@ class Progress {
 function dryRun(rows: PastDueRow[], f: Factory): void {
   f.io.printList(rows, pastDueColumns, { object: 'list', data: rows, has_more: false });
   const retried = rows.filter((r) => r.retry);
-  f.io.info(`Dry run: ${retried.length} of ${rows.length} subscriptions would be retried (${totalText(retried)})${skipText(rows)}. Nothing was charged.`);
+  const skipped = skipText(rows);
+  f.io.info(`Dry run: ${retried.length} of ${rows.length} subscriptions would be retried (${totalText(retried)})${skipped && `; ${skipped}`}. Nothing was charged.`);
 }
 
-/** `; 3 skipped (2 unchanged_soft_decline, 1 unchanged_hard_decline)`, or nothing. */
+/** `3 skipped (2 unchanged_soft_decline, 1 unchanged_hard_decline)`, or nothing. */
 function skipText(rows: PastDueRow[]): string {
   const reasons = new Map<string, number>();
   for (const r of rows) if (r.skip_reason !== null) reasons.set(r.skip_reason, (reasons.get(r.skip_reason) ?? 0) + 1);
   const skipped = rows.length - rows.filter((r) => r.retry).length;
-  return skipped === 0 ? '' : `; ${skipped} skipped (${[...reasons].map(([reason, n]) => `${n} ${reason}`).join(', ')})`;
+  return skipped === 0 ? '' : `${skipped} skipped (${[...reasons].map(([reason, n]) => `${n} ${reason}`).join(', ')})`;
 }
 
 async function confirm(rows: PastDueRow[], f: Factory): Promise<void> {
@@ -299,7 +306,9 @@ async function confirm(rows: PastDueRow[], f: Factory): Promise<void> {
     f.io.info(`  ${item.subscription_id}  ${item.customer_id}  ${item.amount} ${item.currency}  ${item.decline_code ?? item.status}`);
   }
   if (retried.length > shown) f.io.info(`  … and ${retried.length - shown} more (see them with --dry-run)`);
-  if (!(await f.io.confirm(`Retry these ${retried.length} subscriptions${skipText(rows)}, charging up to ${totalText(retried)}?`, false))) {
+  const skipped = skipText(rows);
+  if (skipped) f.io.info(`${skipped}: not charged.`);
+  if (!(await f.io.confirm(`Retry these ${retried.length} subscriptions, charging up to ${totalText(retried)}?`, false))) {
     throw new CancelError('Nothing was charged.');
   }
 }
