@@ -64,7 +64,7 @@ _pay_flags() {
     'subscriptions create') printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--help' '-h' '--interval-count' '--interval-unit' '--json' '--metadata' '--no-color' '--no-input' '--payment-method' '--platform-fee-amount' '--price' '--profile' '--verbose' '--yes' '-y' ;;
     'subscriptions list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--status' '--verbose' ;;
     'subscriptions past-due') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--verbose' ;;
-    'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--dry-run' '--help' '-h' '--journal' '--json' '--no-color' '--no-input' '--only' '--profile' '--resume' '--verbose' '--yes' '-y' ;;
+    'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--dry-run' '--help' '-h' '--include-unchanged' '--journal' '--json' '--no-color' '--no-input' '--only' '--profile' '--report' '--resume' '--verbose' '--yes' '-y' ;;
     'subscriptions schedule') printf '%s\n' '--count' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--help' '-h' '--json' '--metadata' '--no-cancel-at' '--no-color' '--no-input' '--no-platform-fee-amount' '--payment-method' '--platform-fee-amount' '--profile' '--verbose' ;;
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--help' '-h' '--json' '--label' '--method' '--model' '--no-color' '--no-input' '--once' '--outcome' '--processor' '--profile' '--serial' '--tip-amount' '--verbose' ;;
@@ -108,7 +108,7 @@ _pay_value_flags() {
     'subscriptions create') printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--interval-count' '--interval-unit' '--metadata' '--payment-method' '--platform-fee-amount' '--price' '--profile' ;;
     'subscriptions list') printf '%s\n' '--customer' '--limit' '--profile' '--starting-after' '--status' ;;
     'subscriptions past-due') printf '%s\n' '--customer' '--limit' '--profile' ;;
-    'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--journal' '--only' '--profile' '--resume' ;;
+    'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--journal' '--only' '--profile' '--report' '--resume' ;;
     'subscriptions schedule') printf '%s\n' '--count' '--profile' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--metadata' '--payment-method' '--platform-fee-amount' '--profile' ;;
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip-amount' ;;
@@ -147,7 +147,7 @@ _pay_values() {
     'sandbox accounts help|') printf '%s\n' 'add' ;;
     'sandbox clock help|') printf '%s\n' 'advance' 'show' ;;
     'sandbox help|') printf '%s\n' 'accounts' 'cards' 'clock' 'reset' 'start' 'status' 'stop' ;;
-    'sandbox start|--db'|'subscriptions retry-past-due|--journal') compgen -f -- "$3" ;;
+    'sandbox start|--db'|'subscriptions retry-past-due|--journal'|'subscriptions retry-past-due|--report') compgen -f -- "$3" ;;
     'subscriptions help|') printf '%s\n' 'cancel' 'create' 'get' 'list' 'past-due' 'pause' 'resume' 'retry' 'retry-past-due' 'schedule' 'update' ;;
     'terminal help|') printf '%s\n' 'simulate' ;;
     'webhooks endpoints help|') printf '%s\n' 'create' 'delete' 'get' 'list' ;;
