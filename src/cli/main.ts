@@ -189,5 +189,10 @@ export async function run(): Promise<void> {
     if (error.code === 'EPIPE') process.exit(EXIT.ok);
   });
   const code = await main(process.argv, streams);
+  // Exit only once what was written has left: a pipe may be asynchronous (macOS), and
+  // exiting at once would cut `pay … --json | jq` short. A write's callback runs after
+  // every write queued before it.
+  process.exitCode = code;
+  await Promise.all([streams.stdout, streams.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
   process.exit(code);
 }
