@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { checkPath } from '../../../client/url.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { bodyFromPairs, withExamples } from '../../flags.js';
@@ -34,6 +35,8 @@ export function register(command: Command, f: Factory): void {
 export async function run(options: ApiOptions, f: Factory): Promise<void> {
   const method = options.method.toUpperCase();
   if (!METHODS.includes(method)) throw new UsageError(`Invalid <method> '${options.method}': use one of ${METHODS.join(', ')}.`);
+  // Before the profile is read or a sandbox started; the client checks it again against the base URL.
+  checkPath(options.path);
   if (options.dataJson !== undefined && options.data.length > 0) throw new UsageError('Use --data or --data-json, not both.');
   let body: unknown;
   if (options.dataJson !== undefined) {
