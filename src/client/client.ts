@@ -3,7 +3,7 @@ import { Agent, errors as undiciErrors, request } from 'undici';
 import { endpoints, type EndpointName, fillPath, isWrite } from '../domain/endpoints.js';
 import { ErrorBody } from '../domain/error-body.js';
 import { ApiError } from '../domain/errors.js';
-import { maskSecret, redactBody } from '../config/mask.js';
+import { maskSecret, redactBody, redactUrl } from '../config/mask.js';
 import { NetworkError } from './errors.js';
 import { serviceUrl } from './url.js';
 
@@ -126,7 +126,7 @@ export class Client {
     const trace = this.options.trace;
     if (!trace) return;
     const keyHeader = `${this.options.headerPrefix}-api-key`;
-    trace(`> ${method.toUpperCase()} ${url.href}${attempt > 0 ? ` (retry ${attempt})` : ''}`);
+    trace(`> ${method.toUpperCase()} ${redactUrl(url)}${attempt > 0 ? ` (retry ${attempt})` : ''}`);
     for (const [name, value] of Object.entries(headers)) {
       trace(`> ${name}: ${name === keyHeader ? maskSecret(value) : value}`);
     }
