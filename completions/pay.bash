@@ -29,7 +29,7 @@ _pay_commands() {
 _pay_flags() {
   case $1 in
     '') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--version' '-V' ;;
-    'api') printf '%s\n' '--data' '-d' '--data-json' '--help' '-h' '--idempotency-key' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'api') printf '%s\n' '--data-json' '--field' '-F' '--help' '-h' '--idempotency-key' '--json' '--no-color' '--no-input' '--profile' '--raw-field' '-f' '--verbose' ;;
     'charges'|'charges get'|'checkout'|'customers'|'customers get'|'events'|'events get'|'intents'|'intents get'|'payment-links'|'payment-methods'|'payment-methods get'|'profiles'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'refunds'|'refunds get'|'sandbox'|'sandbox accounts'|'sandbox cards'|'sandbox clock'|'sandbox clock show'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions get'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'webhooks'|'webhooks endpoints'|'webhooks endpoints delete'|'webhooks endpoints get'|'webhooks rotate-secret') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'charges help'|'checkout help'|'customers help'|'events help'|'help'|'intents help'|'payment-links help'|'payment-methods help'|'profiles help'|'readers help'|'refunds help'|'sandbox accounts help'|'sandbox clock help'|'sandbox help'|'subscriptions help'|'terminal help'|'webhooks endpoints help'|'webhooks help') printf '%s\n' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'charges list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--verbose' ;;
@@ -78,7 +78,7 @@ _pay_flags() {
 _pay_value_flags() {
   case $1 in
     ''|'charges'|'charges get'|'charges help'|'checkout'|'checkout get'|'checkout help'|'completion'|'customers'|'customers get'|'customers help'|'events'|'events get'|'events help'|'help'|'intents'|'intents get'|'intents help'|'payment-links'|'payment-links help'|'payment-methods'|'payment-methods get'|'payment-methods help'|'profiles'|'profiles help'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'readers help'|'refunds'|'refunds get'|'refunds help'|'sandbox'|'sandbox accounts'|'sandbox accounts help'|'sandbox cards'|'sandbox clock'|'sandbox clock help'|'sandbox clock show'|'sandbox help'|'sandbox reset'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions cancel'|'subscriptions get'|'subscriptions help'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'terminal help'|'webhooks'|'webhooks endpoints'|'webhooks endpoints delete'|'webhooks endpoints get'|'webhooks endpoints help'|'webhooks help'|'webhooks rotate-secret') printf '%s\n' '--profile' ;;
-    'api') printf '%s\n' '--data' '-d' '--data-json' '--idempotency-key' '--profile' ;;
+    'api') printf '%s\n' '--data-json' '--field' '-F' '--idempotency-key' '--profile' '--raw-field' '-f' ;;
     'charges list') printf '%s\n' '--customer' '--limit' '--payment-intent' '--profile' '--starting-after' ;;
     'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--description' '--merchant-name' '--metadata' '--profile' '--success-url' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--last-name' '--metadata' '--middle-name' '--phone' '--profile' ;;

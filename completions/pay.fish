@@ -46,7 +46,7 @@ function __pay_value_flags
         case '' 'charges' 'charges get' 'charges help' 'checkout' 'checkout get' 'checkout help' 'completion' 'customers' 'customers get' 'customers help' 'events' 'events get' 'events help' 'help' 'intents' 'intents get' 'intents help' 'payment-links' 'payment-links help' 'payment-methods' 'payment-methods get' 'payment-methods help' 'profiles' 'profiles help' 'profiles list' 'profiles remove' 'profiles show' 'profiles use' 'readers' 'readers activation-code' 'readers get' 'readers help' 'refunds' 'refunds get' 'refunds help' 'sandbox' 'sandbox accounts' 'sandbox accounts help' 'sandbox cards' 'sandbox clock' 'sandbox clock help' 'sandbox clock show' 'sandbox help' 'sandbox reset' 'sandbox status' 'sandbox stop' 'subscriptions' 'subscriptions cancel' 'subscriptions get' 'subscriptions help' 'subscriptions pause' 'subscriptions resume' 'subscriptions retry' 'terminal' 'terminal help' 'webhooks' 'webhooks endpoints' 'webhooks endpoints delete' 'webhooks endpoints get' 'webhooks endpoints help' 'webhooks help' 'webhooks rotate-secret'
             printf '%s\n' '--profile'
         case 'api'
-            printf '%s\n' '--data' '-d' '--data-json' '--idempotency-key' '--profile'
+            printf '%s\n' '--data-json' '--field' '-F' '--idempotency-key' '--profile' '--raw-field' '-f'
         case 'charges list'
             printf '%s\n' '--customer' '--limit' '--payment-intent' '--profile' '--starting-after'
         case 'checkout create'
@@ -172,10 +172,11 @@ complete -c pay -n '__pay_at \'\'' -a 'webhooks' -d 'Forward events to a local a
 complete -c pay -n '__pay_at \'\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'\'' -l version -s V -d 'Print the version'
 complete -c pay -n '__pay_at \'api\'' -f
-complete -c pay -n '__pay_at \'api\'' -l data -s d -x -d 'A body field (query parameter for GET); repeatable; dotted keys nest, key[]=v appends'
 complete -c pay -n '__pay_at \'api\'' -l data-json -x -d 'The whole body as JSON'
+complete -c pay -n '__pay_at \'api\'' -l field -s F -x -d 'A typed field: true, false, null and whole numbers as JSON, @file a file\'s contents, @- stdin, else a string; repeatable'
 complete -c pay -n '__pay_at \'api\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'api\'' -l idempotency-key -x -d 'Send this Idempotency-Key (to replay a write deliberately)'
+complete -c pay -n '__pay_at \'api\'' -l raw-field -s f -x -d 'A string field (a query parameter for GET); repeatable; dotted keys nest, key[]=v appends'
 complete -c pay -n '__pay_at \'charges\'' -f
 complete -c pay -n '__pay_at \'charges\'' -a 'get' -d 'Show a charge (amount_captured below amount means a partial authorization)'
 complete -c pay -n '__pay_at \'charges\'' -a 'help' -d 'display help for command'

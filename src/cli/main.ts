@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { CommanderError } from 'commander';
-import { NetworkError } from '../client/errors.js';
+import { NetworkError, PathError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { AuthConfigError, CancelError, PartialError, SilentError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
@@ -23,7 +23,7 @@ export const EXIT = {
 
 export function exitCodeFor(error: unknown): number {
   if (error instanceof SilentError) return error.exitCode;
-  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof UsageError || error instanceof PathError) return EXIT.usage;
   if (error instanceof CancelError) return EXIT.interrupted;
   if (error instanceof AuthConfigError) return EXIT.auth;
   if (error instanceof PartialError) return EXIT.partial;
@@ -148,7 +148,7 @@ function report(error: unknown, io: IO): number {
   } else if (error instanceof NetworkError) {
     io.error(error.message);
     io.info('  Is it running? Check with: pay sandbox status (or your profile: pay profiles show)');
-  } else if (error instanceof UsageError) {
+  } else if (error instanceof UsageError || error instanceof PathError) {
     io.error(error.message);
   } else if (error instanceof CancelError || error instanceof AuthConfigError || error instanceof PartialError) {
     io.error(error.message);
