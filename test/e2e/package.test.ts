@@ -1,0 +1,77 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+/** The repo's pinned Node 24 (the machine's bare node may be older, as a user's may not). */
+const NODE_BIN = join(dirname(createRequire(import.meta.url).resolve('node/package.json')), 'bin');
+
+/**
+ * A shell as a user's: Node 24 first on PATH, none of this run's npm or PAY_ variables,
+ * its own config dir.
+ */
+function userEnv(configDir: string): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(npm_|PAY_|INIT_CWD$|NODE_OPTIONS$|VITEST|FORCE_COLOR$)/i.test(key)) env[key] = value;
+  }
+  return { ...env, PATH: `${NODE_BIN}${delimiter}${process.env.PATH ?? ''}`, PAY_CONFIG_DIR: configDir, NO_COLOR: '1', CI: '1' };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'pay-package-'));
+const app = join(dir, 'app');
+const env = userEnv(join(dir, 'config'));
+const run = (file: string, args: string[], cwd: string, timeout = 120_000) =>
+  execa(file, args, { cwd, env, extendEnv: false, reject: false, timeout, stdin: 'ignore' });
+let tarball = '';
+
+beforeAll(async () => {
+  // The dist/ the suite built: `prepare` would rebuild it under the other e2e tests' feet.
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], REPO);
+  expect(packed.exitCode, packed.stderr).toBe(0);
+  tarball = join(dir, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app, 170_000);
+  expect(installed.exitCode, installed.stderr).toBe(0);
+}, 180_000);
+
+afterAll(async () => {
+  await run('npx', ['--no-install', 'pay', 'sandbox', 'stop'], app, 30_000);
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+describe('the npm package', () => {
+  it('ships dist with type declarations, bin and completions, and nothing else', async () => {
+    const dry = await run('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], REPO);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const files = (JSON.parse(dry.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+    const allowed = /^(package\.json|README\.md|bin\/pay\.js|completions\/pay\.(bash|zsh|fish)|dist\/[\w/.-]+\.(js|d\.ts))$/;
+    expect(files.filter((path) => !allowed.test(path))).toEqual([]);
+    expect(files.filter((path) => /\.test\.|(^|\/)test\//.test(path))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['bin/pay.js', 'dist/cli/main.js', 'dist/cli/main.d.ts', 'completions/pay.bash']));
+  });
+
+  it('installs from the tarball alone, and pay runs from it: --version, sandbox start --detach, trigger', async () => {
+    const version = await run('npx', ['--no-install', 'pay', '--version'], app);
+    expect(version.exitCode, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+
+    const started = await run('npx', ['--no-install', 'pay', 'sandbox', 'start', '--detach', '--port', '0', '--json'], app);
+    expect(started.exitCode, started.stderr).toBe(0);
+    const ready = JSON.parse(started.stdout) as { base_url: string; account: string; pid: number };
+    expect(ready.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    const triggered = await run('npx', ['--no-install', 'pay', 'trigger', 'payment_intent.succeeded', '--json'], app);
+    expect(triggered.exitCode, triggered.stderr).toBe(0);
+    const output = JSON.parse(triggered.stdout) as { created: Record<string, string> };
+    expect(output.created.payment_intent).toMatch(/^pi_/);
+    // It ran the package's own copy, not this repo's.
+    const which = await run('node', ['-e', 'console.log(require.resolve("pay/package.json"))'], app);
+    expect(which.stdout.trim()).toBe(join(app, 'node_modules', 'pay', 'package.json'));
+  });
+});
