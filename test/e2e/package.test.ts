@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -36,7 +36,9 @@ beforeAll(async () => {
   tarball = join(dir, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app, 170_000);
+  // The app's own dev dependencies for the README's example: vitest and Node's types, as the repo pins them.
+  const dev = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
+  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `vitest@${dev.vitest}`, `@types/node@${dev['@types/node']}`], app, 170_000);
   expect(installed.exitCode, installed.stderr).toBe(0);
 }, 180_000);
 
@@ -53,7 +55,7 @@ describe('the npm package', () => {
     const allowed = /^(package\.json|README\.md|bin\/pay\.js|completions\/pay\.(bash|zsh|fish)|dist\/[\w/.-]+\.(js|d\.ts))$/;
     expect(files.filter((path) => !allowed.test(path))).toEqual([]);
     expect(files.filter((path) => /\.test\.|(^|\/)test\//.test(path))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(['bin/pay.js', 'dist/cli/main.js', 'dist/cli/main.d.ts', 'completions/pay.bash']));
+    expect(files).toEqual(expect.arrayContaining(['bin/pay.js', 'dist/cli/main.js', 'dist/cli/main.d.ts', 'completions/pay.bash', 'dist/index.d.ts', 'dist/sandbox/testing.d.ts']));
   });
 
   it('installs from the tarball alone, and pay runs from it: --version, sandbox start --detach, trigger', async () => {
@@ -73,5 +75,37 @@ describe('the npm package', () => {
     // It ran the package's own copy, not this repo's.
     const which = await run('node', ['-e', 'console.log(require.resolve("pay/package.json"))'], app);
     expect(which.stdout.trim()).toBe(join(app, 'node_modules', 'pay', 'package.json'));
+  });
+});
+
+/** The README's example test, verbatim: the fenced block after its marker. */
+function readmeExample(name: string): string {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const at = readme.indexOf(`<!-- example: ${name}`);
+  expect(at, `README has no example ${name}`).toBeGreaterThan(-1);
+  const block = /```\w*\n([\s\S]*?)```/.exec(readme.slice(at));
+  return block![1]!;
+}
+
+describe('the library, from the installed package', () => {
+  it("runs the README's vitest example: import { createClient } from 'pay', { startSandbox } from 'pay/testing'", async () => {
+    writeFileSync(join(app, 'billing.test.ts'), readmeExample('billing.test.ts'));
+    const result = await run('npx', ['--no-install', 'vitest', 'run', '--root', app], app);
+    expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
+    expect(result.stdout).toMatch(/billing\.test\.ts.*1 test/);
+    expect(result.stdout).toMatch(/Tests\s+1 passed/);
+  });
+
+  it('type-checks the example against the declarations it ships (strict)', async () => {
+    writeFileSync(join(app, 'billing.test.ts'), readmeExample('billing.test.ts'));
+    const tsconfig = { compilerOptions: { target: 'es2024', module: 'nodenext', strict: true, noEmit: true, types: ['node'] }, include: ['billing.test.ts'] };
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const tsc = await run(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', app], app);
+    expect(tsc.exitCode, tsc.stdout + tsc.stderr).toBe(0);
+    // And a mistake in it is caught: the client is typed, not any.
+    writeFileSync(join(app, 'billing.test.ts'), readmeExample('billing.test.ts').replace("interval_unit: 'month'", "interval_unit: 'fortnight'"));
+    const wrong = await run(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', app], app);
+    expect(wrong.exitCode).not.toBe(0);
+    expect(wrong.stdout).toMatch(/billing\.test\.ts.*'"fortnight"'/);
   });
 });
