@@ -114,7 +114,7 @@ function __pay_value_flags
         case 'terminal simulate'
             printf '%s\n' '--activation-code' '--available-amount' '--card' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip-amount'
         case 'trigger'
-            printf '%s\n' '--override' '--profile'
+            printf '%s\n' '--file' '--override' '--profile'
         case 'webhooks endpoints create'
             printf '%s\n' '--description' '--enabled-events' '--profile' '--subscription-group' '--url'
         case 'webhooks endpoints list'
@@ -585,9 +585,11 @@ complete -c pay -n '__pay_at \'terminal simulate\'' -l processor -x -d 'Processo
 complete -c pay -n '__pay_at \'terminal simulate\'' -l serial -x -d 'Be the reader with this serial number (default: a new developer reader with a generated serial)'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l tip-amount -x -d 'Tip the customer adds, in minor units (amount_received = amount + tip)'
 complete -c pay -n '__pay_at \'trigger\'' -f
+complete -c pay -n '__pay_at \'trigger\'' -l file -x -d 'Run the flow in this file: named steps (requests, clock advances, reader presents, checkout payments) whose values may refer to earlier results, e.g. "${customer.id}"'
 complete -c pay -n '__pay_at \'trigger\'' -l help -s h -d 'display help for command'
-complete -c pay -n '__pay_at \'trigger\'' -l list -d 'List the flows and the events each causes'
-complete -c pay -n '__pay_at \'trigger\'' -l override -x -d 'Set a field of a step\'s request, e.g. payment_intent.amount=5000 or payment_method.card.number=4000000000009995; a bare field is the main step\'s (repeatable)'
+complete -c pay -n '__pay_at \'trigger\'' -l list -d 'List the built-in flows and the events each causes'
+complete -c pay -n '__pay_at \'trigger\'' -l override -x -d 'Set a field of a step, e.g. payment_intent.amount=5000 or payment_method.card.number=4000000000009995; a bare field is the main step\'s (repeatable)'
+complete -c pay -n '__pay_at \'trigger\'' -l show -d 'Print the named built-in flow\'s file, to copy and change'
 complete -c pay -n '__pay_at \'webhooks\'' -f
 complete -c pay -n '__pay_at \'webhooks\'' -a 'endpoints' -d 'Webhook endpoints: URLs the service POSTs events to'
 complete -c pay -n '__pay_at \'webhooks\'' -a 'help' -d 'display help for command'
