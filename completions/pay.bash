@@ -71,7 +71,7 @@ _pay_flags() {
     'trigger') printf '%s\n' '--file' '--help' '-h' '--json' '--list' '--no-color' '--no-input' '--override' '--profile' '--show' '--verbose' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--subscription-group' '--url' '--verbose' ;;
     'webhooks endpoints list') printf '%s\n' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--verbose' ;;
-    'webhooks listen') printf '%s\n' '--events' '--forward-header' '--forward-to' '--from' '--give-up-after' '--help' '-h' '--json' '--no-color' '--no-input' '--print-secret' '--profile' '--route' '--skip-verify' '--timeout' '--verbose' ;;
+    'webhooks listen') printf '%s\n' '--events' '--exit-after-idle' '--fail-on-error' '--forward-header' '--forward-to' '--from' '--give-up-after' '--help' '-h' '--json' '--max-events' '--no-color' '--no-input' '--print-secret' '--profile' '--route' '--skip-verify' '--timeout' '--verbose' ;;
   esac
 }
 
@@ -115,7 +115,7 @@ _pay_value_flags() {
     'trigger') printf '%s\n' '--file' '--override' '--profile' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--profile' '--subscription-group' '--url' ;;
     'webhooks endpoints list') printf '%s\n' '--limit' '--profile' '--starting-after' ;;
-    'webhooks listen') printf '%s\n' '--events' '--forward-header' '--forward-to' '--from' '--give-up-after' '--profile' '--route' '--timeout' ;;
+    'webhooks listen') printf '%s\n' '--events' '--exit-after-idle' '--forward-header' '--forward-to' '--from' '--give-up-after' '--max-events' '--profile' '--route' '--timeout' ;;
   esac
 }
 
