@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -107,5 +107,36 @@ describe('the library, from the installed package', () => {
     const wrong = await run(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', app], app);
     expect(wrong.exitCode).not.toBe(0);
     expect(wrong.stdout).toMatch(/billing\.test\.ts.*'"fortnight"'/);
+  });
+});
+
+describe('In CI: the README\'s job script, from the installed package', () => {
+  const copy = () => {
+    const dir = join(app, 'ci');
+    mkdirSync(dir, { recursive: true });
+    for (const file of ['ci.sh', 'app.mjs']) copyFileSync(join(REPO, 'examples', file), join(dir, file));
+    return join(dir, 'ci.sh');
+  };
+
+  it('is the script examples/ci.sh, verbatim', () => {
+    expect(readmeExample('examples/ci.sh')).toBe(readFileSync(join(REPO, 'examples', 'ci.sh'), 'utf8'));
+  });
+
+  it('runs the job: sandbox, app, listen, a flow; exit 0 when the app took every event', async () => {
+    const job = await run('bash', [copy()], app);
+    const output = `${job.stdout}\n${job.stderr}`;
+    expect(job.exitCode, output).toBe(0);
+    for (const type of ['payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded']) {
+      expect(output).toMatch(new RegExp(`app: ${type.replace('.', '\\.')} evt_`));
+    }
+    expect(job.stdout).toContain('Stopped after 3 events (--max-events).');
+    expect(job.stderr).toMatch(/Stopped the sandbox/);
+  });
+
+  it('fails the job (exit 1) naming the event the app refused', async () => {
+    const job = await execa('bash', [copy()], { cwd: app, env: { ...env, FAIL_EVENTS: 'payment_intent.created' }, extendEnv: false, reject: false, timeout: 120_000, stdin: 'ignore' });
+    expect(job.exitCode, `${job.stdout}\n${job.stderr}`).toBe(1);
+    expect(job.stdout).toMatch(/The app did not take 1 event \(--fail-on-error\):\n {2}evt_\w+ payment_intent\.created · POST http:\/\/127\.0\.0\.1:\d+\/webhooks → \[400\] · refused, not retried/);
+    expect(job.stderr).toMatch(/Stopped the sandbox/);
   });
 });
