@@ -68,10 +68,10 @@ _pay_flags() {
     'subscriptions schedule') printf '%s\n' '--count' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--help' '-h' '--json' '--metadata' '--no-cancel-at' '--no-color' '--no-input' '--no-platform-fee-amount' '--payment-method' '--platform-fee-amount' '--profile' '--verbose' ;;
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--help' '-h' '--json' '--label' '--method' '--model' '--no-color' '--no-input' '--once' '--outcome' '--processor' '--profile' '--serial' '--tip-amount' '--verbose' ;;
-    'trigger') printf '%s\n' '--help' '-h' '--json' '--list' '--no-color' '--no-input' '--override' '--profile' '--verbose' ;;
+    'trigger') printf '%s\n' '--file' '--help' '-h' '--json' '--list' '--no-color' '--no-input' '--override' '--profile' '--show' '--verbose' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--subscription-group' '--url' '--verbose' ;;
     'webhooks endpoints list') printf '%s\n' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--verbose' ;;
-    'webhooks listen') printf '%s\n' '--events' '--forward-header' '--forward-to' '--from' '--give-up-after' '--help' '-h' '--json' '--no-color' '--no-input' '--print-secret' '--profile' '--route' '--skip-verify' '--timeout' '--verbose' ;;
+    'webhooks listen') printf '%s\n' '--events' '--exit-after-idle' '--fail-on-error' '--forward-header' '--forward-to' '--from' '--give-up-after' '--help' '-h' '--json' '--max-events' '--no-color' '--no-input' '--print-secret' '--profile' '--route' '--skip-verify' '--timeout' '--verbose' ;;
   esac
 }
 
@@ -112,10 +112,10 @@ _pay_value_flags() {
     'subscriptions schedule') printf '%s\n' '--count' '--profile' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--metadata' '--payment-method' '--platform-fee-amount' '--profile' ;;
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip-amount' ;;
-    'trigger') printf '%s\n' '--override' '--profile' ;;
+    'trigger') printf '%s\n' '--file' '--override' '--profile' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--profile' '--subscription-group' '--url' ;;
     'webhooks endpoints list') printf '%s\n' '--limit' '--profile' '--starting-after' ;;
-    'webhooks listen') printf '%s\n' '--events' '--forward-header' '--forward-to' '--from' '--give-up-after' '--profile' '--route' '--timeout' ;;
+    'webhooks listen') printf '%s\n' '--events' '--exit-after-idle' '--forward-header' '--forward-to' '--from' '--give-up-after' '--max-events' '--profile' '--route' '--timeout' ;;
   esac
 }
 

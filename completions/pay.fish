@@ -114,13 +114,13 @@ function __pay_value_flags
         case 'terminal simulate'
             printf '%s\n' '--activation-code' '--available-amount' '--card' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip-amount'
         case 'trigger'
-            printf '%s\n' '--override' '--profile'
+            printf '%s\n' '--file' '--override' '--profile'
         case 'webhooks endpoints create'
             printf '%s\n' '--description' '--enabled-events' '--profile' '--subscription-group' '--url'
         case 'webhooks endpoints list'
             printf '%s\n' '--limit' '--profile' '--starting-after'
         case 'webhooks listen'
-            printf '%s\n' '--events' '--forward-header' '--forward-to' '--from' '--give-up-after' '--profile' '--route' '--timeout'
+            printf '%s\n' '--events' '--exit-after-idle' '--forward-header' '--forward-to' '--from' '--give-up-after' '--max-events' '--profile' '--route' '--timeout'
     end
 end
 
@@ -592,9 +592,11 @@ complete -c pay -n '__pay_at \'terminal simulate\'' -l processor -x -d 'Processo
 complete -c pay -n '__pay_at \'terminal simulate\'' -l serial -x -d 'Be the reader with this serial number (default: a new developer reader with a generated serial)'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l tip-amount -x -d 'Tip the customer adds, in minor units (amount_received = amount + tip)'
 complete -c pay -n '__pay_at \'trigger\'' -f
+complete -c pay -n '__pay_at \'trigger\'' -l file -x -d 'Run the flow in this file: named steps (requests, clock advances, reader presents, checkout payments) whose values may refer to earlier results, e.g. "${customer.id}"'
 complete -c pay -n '__pay_at \'trigger\'' -l help -s h -d 'display help for command'
-complete -c pay -n '__pay_at \'trigger\'' -l list -d 'List the flows and the events each causes'
-complete -c pay -n '__pay_at \'trigger\'' -l override -x -d 'Set a field of a step\'s request, e.g. payment_intent.amount=5000 or payment_method.card.number=4000000000009995; a bare field is the main step\'s (repeatable)'
+complete -c pay -n '__pay_at \'trigger\'' -l list -d 'List the built-in flows and the events each causes'
+complete -c pay -n '__pay_at \'trigger\'' -l override -x -d 'Set a field of a step, e.g. payment_intent.amount=5000 or payment_method.card.number=4000000000009995; a bare field is the main step\'s (repeatable)'
+complete -c pay -n '__pay_at \'trigger\'' -l show -d 'Print the named built-in flow\'s file, to copy and change'
 complete -c pay -n '__pay_at \'webhooks\'' -f
 complete -c pay -n '__pay_at \'webhooks\'' -a 'endpoints' -d 'Webhook endpoints: URLs the service POSTs events to'
 complete -c pay -n '__pay_at \'webhooks\'' -a 'help' -d 'display help for command'
@@ -628,11 +630,14 @@ complete -c pay -n '__pay_at \'webhooks help\'' -f
 complete -c pay -n '__pay_at \'webhooks help\'' -a 'endpoints listen rotate-secret'
 complete -c pay -n '__pay_at \'webhooks listen\'' -f
 complete -c pay -n '__pay_at \'webhooks listen\'' -l events -x -d 'Only these event types, comma-separated; family.* allowed'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l exit-after-idle -x -d 'Exit once ready and no event has come or been settled for this long (CI)'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l fail-on-error -d 'Exit 1 if the app answered any event with a non-2xx (after the retries made before exiting), naming them'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l forward-header -x -d 'Add a header to forwarded requests, \'Name: value\' (repeatable)'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l forward-to -x -d 'Send events to this URL (repeatable; its query string is kept)'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l from -x -d 'Replay from this event (included), instead of resuming after the last one received'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l give-up-after -x -d 'Exit 7 once the service has been unreachable this long, instead of reconnecting forever'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l help -s h -d 'display help for command'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l max-events -x -d 'Exit once this many events were forwarded and acknowledged (CI)'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l print-secret -d 'Show the signing secret whole in the Ready line'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l route -x -d 'Send events of a type or family to a URL instead, e.g. \'subscription.*=http://localhost:3000/subs\' (repeatable)'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l skip-verify -d 'Do not verify TLS certificates of https targets (self-signed local apps)'

@@ -24,6 +24,11 @@ export class PartialError extends Error {
   override name = 'PartialError';
 }
 
+/** A check the user asked for failed (listen --fail-on-error): exit 1, the message says what. */
+export class CheckFailedError extends Error {
+  override name = 'CheckFailedError';
+}
+
 /** Already reported to the user; exit with the given code and print nothing more. */
 export class SilentError extends Error {
   override name = 'SilentError';

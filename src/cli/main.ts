@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { CommanderError } from 'commander';
 import { NetworkError, PathError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
-import { AuthConfigError, CancelError, PartialError, SilentError, UsageError } from './errors.js';
+import { AuthConfigError, CancelError, CheckFailedError, PartialError, SilentError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
 import type { IO, Streams } from './io/io.js';
 import { NOUNS } from './nouns.js';
@@ -150,7 +150,7 @@ function report(error: unknown, io: IO): number {
     io.info('  Is it running? Check with: pay sandbox status (or your profile: pay profiles show)');
   } else if (error instanceof UsageError || error instanceof PathError) {
     io.error(error.message);
-  } else if (error instanceof CancelError || error instanceof AuthConfigError || error instanceof PartialError) {
+  } else if (error instanceof CancelError || error instanceof AuthConfigError || error instanceof PartialError || error instanceof CheckFailedError) {
     io.error(error.message);
   } else {
     const message = error instanceof Error ? error.message : String(error);

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { EventPattern } from '../../../domain/events.js';
-import type { Routing } from '../../../webhooks/forwarder.js';
-import { UsageError } from '../../errors.js';
+import type { DeliveryResult, Routing, RunEnd } from '../../../webhooks/forwarder.js';
+import { CheckFailedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { durationArg, withExamples } from '../../flags.js';
+import { durationArg, intArg, withExamples } from '../../flags.js';
 import { eventTypesArg } from '../events/view.js';
 import { listenSink } from './view.js';
 
@@ -18,6 +18,9 @@ export interface ListenOptions {
   timeout: number;
   giveUpAfter?: number | undefined;
   from?: string | undefined;
+  exitAfterIdle?: number | undefined;
+  maxEvents?: number | undefined;
+  failOnError: boolean;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -37,6 +40,9 @@ export function define(noun: Command, f: Factory): void {
     .option('--timeout <duration>', 'How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger)', durationArg, 30_000)
     .option('--give-up-after <duration>', 'Exit 7 once the service has been unreachable this long, instead of reconnecting forever', durationArg)
     .option('--from <evt_id>', 'Replay from this event (included), instead of resuming after the last one received')
+    .option('--exit-after-idle <duration>', 'Exit once ready and no event has come or been settled for this long (CI)', durationArg)
+    .option('--max-events <n>', 'Exit once this many events were forwarded and acknowledged (CI)', intArg)
+    .option('--fail-on-error', 'Exit 1 if the app answered any event with a non-2xx (after the retries made before exiting), naming them', false)
     .action(async (flags: Record<string, unknown>) =>
       run(
         {
@@ -49,6 +55,9 @@ export function define(noun: Command, f: Factory): void {
           timeout: flags.timeout as number,
           giveUpAfter: flags.giveUpAfter as number | undefined,
           from: flags.from as string | undefined,
+          exitAfterIdle: flags.exitAfterIdle as number | undefined,
+          maxEvents: flags.maxEvents as number | undefined,
+          failOnError: flags.failOnError as boolean,
         },
         f,
       ),
@@ -59,6 +68,7 @@ export function define(noun: Command, f: Factory): void {
     'pay webhooks listen --forward-to http://localhost:4242/hooks --route \'subscription.*=http://localhost:4242/billing\' --events payment_intent.*,subscription.*',
     'pay webhooks listen --forward-to http://localhost:4242/hooks --timeout 10m      # stop at a breakpoint without losing events',
     'pay webhooks listen --forward-to http://app:4242/hooks --give-up-after 2m --json  # in a container',
+    'pay webhooks listen --forward-to http://localhost:4242/hooks --max-events 3 --exit-after-idle 30s --fail-on-error &   # CI: see the README',
   );
 }
 
@@ -92,6 +102,7 @@ export function checkOptions(options: ListenOptions): { routing: Routing; header
     headers[name.toLowerCase()] = header.slice(colon + 1).trim();
   }
   if (options.from !== undefined && !/^evt_[A-Za-z0-9]+$/.test(options.from)) throw new UsageError(`Invalid --from '${options.from}': must be an event id (evt_…).`);
+  if (options.maxEvents !== undefined && options.maxEvents < 1) throw new UsageError(`Invalid --max-events ${options.maxEvents}: must be 1 or more.`);
   return { routing: { forwardTo, routes }, headers };
 }
 
@@ -117,11 +128,35 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
     timeoutMs: options.timeout,
     skipVerify: options.skipVerify,
     giveUpAfterMs: options.giveUpAfter,
+    exitAfterIdleMs: options.exitAfterIdle,
+    maxEvents: options.maxEvents,
     sink: listenSink(f.io, { printSecret: options.printSecret }),
   });
   const running = forwarder.run();
   await Promise.race([running, interrupted]);
   const waiting = await forwarder.stop();
-  await running;
-  f.io.info(waiting > 0 ? `Stopped. ${waiting} event${waiting === 1 ? '' : 's'} wait in the spool: the next pay webhooks listen delivers them.` : 'Stopped.');
+  const ended = await running;
+  const failed = forwarder.failures();
+  if (f.io.json) f.io.out(JSON.stringify({ type: 'stopped', reason: ended, events: forwarder.settled, waiting, failed }));
+  const why = stopReason(ended, options, forwarder.settled);
+  f.io.info(waiting > 0 ? `Stopped${why}. ${plural(waiting, 'event')} ${waiting === 1 ? 'waits' : 'wait'} in the spool: the next pay webhooks listen delivers them.` : `Stopped${why}.`);
+  if (options.failOnError && failed.length > 0) {
+    const lines = failed.map((result) => `  ${result.event_id} ${result.event_type} · POST ${result.url} → ${answer(result)}`);
+    throw new CheckFailedError(`The app did not take ${plural(failed.length, 'event')} (--fail-on-error):\n${lines.join('\n')}`);
+  }
+}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+function stopReason(ended: RunEnd, options: ListenOptions, settled: number): string {
+  if (ended === 'idle') return `: no event for ${options.exitAfterIdle! / 1000}s (${plural(settled, 'event')} settled)`;
+  if (ended === 'max_events') return ` after ${plural(settled, 'event')} (--max-events)`;
+  return '';
+}
+
+/** The app's last answer to an event it did not take, and what became of it. */
+function answer(result: DeliveryResult): string {
+  const status = result.status === null ? (result.error ?? 'no answer') : `[${result.status}]`;
+  const fate = { rejected: 'refused, not retried', gave_up: 'given up', retrying: `still failing after ${plural(result.attempt, 'attempt')}`, app_down: 'app not answering', delivered: '' }[result.outcome];
+  return `${status} · ${fate}`;
 }
