@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
 import { ApiError, parseOrThrow } from '../domain/errors.js';
 import type { Account } from './store/accounts.js';
-import { hashBody } from './store/idempotency.js';
 import type { Sandbox } from './sandbox.js';
 import type { ServiceContext } from './services/context.js';
 
@@ -53,7 +52,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
       if (!schemas.body && isWrite(method)) rejectUnexpectedBody(request.body);
       const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
       const requestPath = request.url.split('?')[0]!;
-      const bodyHash = key === undefined ? '' : hashBody(request.body);
+      const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
 
       const replay = (ctx: ServiceContext): Outcome | undefined => {
         if (key === undefined) return undefined;
