@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
 import { ApiError, parseOrThrow } from '../domain/errors.js';
+import { REDACTED_HEADER, SHOWN_ONCE } from '../domain/secrets.js';
 import type { Account } from './store/accounts.js';
 import type { Sandbox } from './sandbox.js';
 import type { ServiceContext } from './services/context.js';
@@ -27,13 +28,15 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
  * or inside the transaction, so it changes nothing; a declined payment (an ApiError with
  * `commit`) keeps its changes and is replayed like a success. A handler with
  * `ownTransactions` (a long clock advance) commits its own steps: it runs between the
- * replay check and the record, outside a request transaction.
+ * replay check and the record, outside a request transaction. A route that mints a
+ * secret names its field in `shownOnce`: the stored response holds a marker instead, so
+ * a replay says the secret was shown once and never shows it again.
  */
 export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined>(
   app: FastifyInstance,
   sandbox: Sandbox,
   name: EndpointName,
-  schemas: { body?: BS; query?: QS; ownTransactions?: boolean },
+  schemas: { body?: BS; query?: QS; ownTransactions?: boolean; shownOnce?: string },
   handler: (ctx: ServiceContext, input: RouteInput<Parsed<BS>, Parsed<QS>>) => unknown,
 ): void {
   const { method, path } = endpoints[name];
@@ -61,7 +64,8 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
         if (stored.method !== method || stored.path !== requestPath || stored.body_hash !== bodyHash) {
           throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new request.`);
         }
-        return { status: stored.status, body: JSON.parse(stored.response) as unknown, replayed: true };
+        const body = JSON.parse(stored.response) as Record<string, unknown>;
+        return { status: stored.status, body, replayed: true, redacted: schemas.shownOnce !== undefined && body[schemas.shownOnce] === SHOWN_ONCE };
       };
       const act = (ctx: ServiceContext): Outcome => {
         const outcome = keepingDeclines(() => handler(ctx, input));
@@ -76,7 +80,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
             path: requestPath,
             body_hash: bodyHash,
             status: outcome.status,
-            response: JSON.stringify(outcome.body),
+            response: JSON.stringify(withoutSecret(outcome.body, schemas.shownOnce)),
             created: ctx.now,
           });
         }
@@ -96,6 +100,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
         });
       }
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      if (outcome.redacted) reply.header(REDACTED_HEADER, schemas.shownOnce!);
       return reply.code(outcome.status).send(outcome.body);
     },
   });
@@ -105,6 +110,14 @@ interface Outcome {
   status: number;
   body: unknown;
   replayed: boolean;
+  /** A replay whose secret was withheld. */
+  redacted?: boolean;
+}
+
+/** The response as stored for replays: the minted secret, if any, replaced by the marker. */
+function withoutSecret(body: unknown, field: string | undefined): unknown {
+  if (field === undefined || !body || typeof body !== 'object' || !(field in body)) return body;
+  return { ...body, [field]: SHOWN_ONCE };
 }
 
 /**

@@ -85,3 +85,48 @@ describe('a card payment method leaves nothing searchable for its number or CVC 
     expect(keyed).toEqual([]);
   });
 });
+
+describe('a stored response never holds a secret; a replay says it was shown once (item 4)', () => {
+  it('a minted API key: in the first response only, and nowhere in the database', async () => {
+    const first = await sb.http('POST', '/v1/test-helpers/accounts', {}, { 'idempotency-key': 'mint-account-1' });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const apiKey: string = first.body.api_key;
+    expect(apiKey).toMatch(/^sk_test_/);
+    expect(first.headers.get('idempotent-redacted')).toBeNull();
+
+    const replay = await sb.http('POST', '/v1/test-helpers/accounts', {}, { 'idempotency-key': 'mint-account-1' });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.headers.get('idempotent-redacted')).toBe('api_key');
+    expect(replay.body).toEqual({ ...first.body, api_key: '[redacted: shown once, in the first response]' });
+
+    // The key works, and the database alone does not give it back.
+    const clock = await sb.http('GET', '/v1/test-helpers/clock', undefined, { 'pay-account': first.body.id, 'pay-api-key': apiKey });
+    expect(clock.status).toBe(200);
+    expect(fileBytes()).not.toContain(apiKey);
+  });
+
+  it('pay sandbox accounts add: the new profile has the key, the database does not', async () => {
+    const added = await sb.json(['sandbox', 'accounts', 'add', '--name', 'second']);
+    const config = JSON.parse(readFileSync(join(sb.configDir, 'config.json'), 'utf8'));
+    const key = JSON.stringify(config).match(/sk_test_[A-Za-z0-9_]+/g)?.find((k) => k !== sb.apiKey);
+    expect(key).toBeDefined();
+    expect(added.account).toMatch(/^acct_/);
+    expect(fileBytes()).not.toContain(key!);
+    expect((await sb.pay(['customers', 'list', '--profile', 'second'])).exitCode).toBe(0);
+  });
+
+  it('a webhook signing secret: in the first response only, and nowhere in the database', async () => {
+    const body = { url: 'http://127.0.0.1:9/hooks', enabled_events: ['*'] };
+    const first = await sb.http('POST', '/v1/webhook-endpoints', body, { 'idempotency-key': 'mint-endpoint-1' });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const secret: string = first.body.secret;
+    expect(secret).toMatch(/^whsec_/);
+
+    const replay = await sb.http('POST', '/v1/webhook-endpoints', body, { 'idempotency-key': 'mint-endpoint-1' });
+    expect(replay.headers.get('idempotent-redacted')).toBe('secret');
+    expect(replay.body.secret).toBe('[redacted: shown once, in the first response]');
+    expect(replay.body.id).toBe(first.body.id);
+    expect(fileBytes()).not.toContain(secret);
+    expect(fileBytes()).not.toContain(secret.slice('whsec_'.length));
+  });
+});
