@@ -199,7 +199,7 @@ complete -c pay -n '__pay_at \'checkout\'' -l help -s h -d 'display help for com
 complete -c pay -n '__pay_at \'checkout create\'' -f
 complete -c pay -n '__pay_at \'checkout create\'' -l amount -x -d 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99'
 complete -c pay -n '__pay_at \'checkout create\'' -l cancel-url -x -d 'Where the page\'s cancel link goes'
-complete -c pay -n '__pay_at \'checkout create\'' -l currency -x -d 'Three-letter lowercase currency code, e.g. usd'
+complete -c pay -n '__pay_at \'checkout create\'' -l currency -x -d 'Lowercase ISO 4217 currency code, e.g. usd, eur, jpy'
 complete -c pay -n '__pay_at \'checkout create\'' -l customer -x -d 'Customer paying'
 complete -c pay -n '__pay_at \'checkout create\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'checkout create\'' -l metadata -x -d 'Metadata pair (repeatable)'
@@ -289,7 +289,7 @@ complete -c pay -n '__pay_at \'intents create\'' -f
 complete -c pay -n '__pay_at \'intents create\'' -l amount -x -d 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99'
 complete -c pay -n '__pay_at \'intents create\'' -l capture-method -x -a 'automatic manual' -d 'automatic (default), or manual to capture later with pay intents capture'
 complete -c pay -n '__pay_at \'intents create\'' -l confirm -d 'Confirm at once with --payment-method'
-complete -c pay -n '__pay_at \'intents create\'' -l currency -x -d 'Three-letter lowercase currency code, e.g. usd'
+complete -c pay -n '__pay_at \'intents create\'' -l currency -x -d 'Lowercase ISO 4217 currency code, e.g. usd, eur, jpy'
 complete -c pay -n '__pay_at \'intents create\'' -l customer -x -d 'Customer paying'
 complete -c pay -n '__pay_at \'intents create\'' -l description -x -d 'Description'
 complete -c pay -n '__pay_at \'intents create\'' -l help -s h -d 'display help for command'
@@ -319,7 +319,7 @@ complete -c pay -n '__pay_at \'payment-links\'' -l help -s h -d 'display help fo
 complete -c pay -n '__pay_at \'payment-links create\'' -f
 complete -c pay -n '__pay_at \'payment-links create\'' -l amount -x -d 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99'
 complete -c pay -n '__pay_at \'payment-links create\'' -l cancel-url -x -d 'Where the page\'s cancel link goes (default: none)'
-complete -c pay -n '__pay_at \'payment-links create\'' -l currency -x -d 'Three-letter lowercase currency code, e.g. usd'
+complete -c pay -n '__pay_at \'payment-links create\'' -l currency -x -d 'Lowercase ISO 4217 currency code, e.g. usd, eur, jpy'
 complete -c pay -n '__pay_at \'payment-links create\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'payment-links create\'' -l metadata -x -d 'Metadata pair (repeatable)'
 complete -c pay -n '__pay_at \'payment-links create\'' -l success-url -x -d 'Where customers go after paying (default: a receipt page)'

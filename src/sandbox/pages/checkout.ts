@@ -1,20 +1,11 @@
 import type { CheckoutSession } from '../../domain/checkout.js';
+import { formatAmount } from '../../domain/money.js';
 
 // The hosted checkout page (spec section 1: checkout sessions and payment links route
 // the customer to it). Plain HTML forms, no script: every value interpolated is escaped.
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-
-/** Minor units shown in the currency's own format (1099 usd → $10.99; 500 jpy → ¥500). */
-export function formatAmount(amount: number, currency: string): string {
-  try {
-    const format = new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() });
-    return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-  } catch {
-    return `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`;
-  }
-}
 
 /** The form's inputs and the API params whose errors they show. */
 export const FIELDS = [
