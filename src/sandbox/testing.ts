@@ -1,5 +1,5 @@
 import { buildServer } from './server.js';
-import type { SandboxOptions } from './sandbox.js';
+import type { Sandbox, SandboxOptions } from './sandbox.js';
 
 /** An in-process sandbox on a loopback port, for unit tests of the parts that need a socket. */
 export interface TestSandbox {
@@ -7,6 +7,8 @@ export interface TestSandbox {
   account: string;
   apiKey: string;
   headers: Record<string, string>;
+  /** The sandbox behind the server, for tests that look inside or inject a fault. */
+  sandbox: Sandbox;
   /** A JSON request with the account's auth. */
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
@@ -23,6 +25,7 @@ export async function startTestSandbox(options: Partial<SandboxOptions> & { port
     account,
     apiKey,
     headers,
+    sandbox,
     async call(method, path, body) {
       const response = await fetch(new URL(path, baseUrl), {
         method,
