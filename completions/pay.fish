@@ -98,7 +98,7 @@ function __pay_value_flags
         case 'sandbox clock advance'
             printf '%s\n' '--days' '--profile' '--to'
         case 'sandbox start'
-            printf '%s\n' '--clock' '--db' '--host' '--port' '--profile'
+            printf '%s\n' '--clock' '--db' '--host' '--port' '--profile' '--rate-limit'
         case 'subscriptions create'
             printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--interval-count' '--interval-unit' '--metadata' '--payment-method' '--platform-fee-amount' '--price' '--profile'
         case 'subscriptions list'
@@ -490,6 +490,7 @@ complete -c pay -n '__pay_at \'sandbox start\'' -l help -s h -d 'display help fo
 complete -c pay -n '__pay_at \'sandbox start\'' -l host -x -d 'Address to listen on'
 complete -c pay -n '__pay_at \'sandbox start\'' -l memory -d 'Keep everything in memory; nothing survives a stop'
 complete -c pay -n '__pay_at \'sandbox start\'' -l port -x -d 'Port to listen on; 0 picks a free one'
+complete -c pay -n '__pay_at \'sandbox start\'' -l rate-limit -x -d 'Answer 429 with Retry-After beyond N API requests a second per account (default: no limit)'
 complete -c pay -n '__pay_at \'sandbox status\'' -f
 complete -c pay -n '__pay_at \'sandbox status\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'sandbox stop\'' -f

@@ -23,7 +23,7 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
- * The request pipeline, one fixed sequence: authenticate → parse → (replay) → act in
+ * The request pipeline, one fixed sequence: authenticate → rate limit → parse → (replay) → act in
  * one transaction → record for idempotency → respond. A rejected request throws before
  * or inside the transaction, so it changes nothing; a declined payment (an ApiError with
  * `commit`) keeps its changes and is replayed like a success. A handler with
@@ -46,6 +46,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
     url: fastifyPath(path),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const account = authenticate(sandbox, request);
+      sandbox.rateLimiter?.take(account.id);
       const body = bodyObject(request.body, name.endsWith('create'));
       const input = {
         body: (schemas.body ? parseOrThrow(schemas.body, body) : undefined) as Parsed<BS>,

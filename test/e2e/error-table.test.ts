@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ECHO_LIMIT, ERROR_TYPES } from '../../src/domain/errors.js';
 import { startTestSandbox, type TestSandbox } from '../../src/sandbox/testing.js';
-import { baseEnv, runPay } from './harness.js';
+import { baseEnv, runPay, startSandbox } from './harness.js';
 
 // DESIGN section 4's error table, provoked status by status over real HTTP (node's own
 // parser answers 414/431 before any route), and issue 9 item 6: whatever layer refuses,
@@ -33,9 +33,9 @@ interface Answer {
 }
 
 /** One raw HTTP/1.1 exchange: what is sent is exactly what the test wrote. */
-function raw(request: string): Promise<Answer> {
+function raw(request: string, to = port): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(to, '127.0.0.1');
     let data = '';
     socket.on('data', (chunk) => (data += chunk.toString('latin1')));
     socket.on('error', reject);
@@ -118,6 +118,24 @@ describe('every status of the error table, with its type', () => {
     expectErrorBody(await post('/v1/customers', '{"email":"two@example.com"}', key), 422, 'idempotency_key_reused', 'Z');
   });
 
+  it('429 rate_limit_error: beyond the account\'s allowance (--rate-limit), with Retry-After', async () => {
+    const limited = await startTestSandbox({ rateLimit: 1 });
+    try {
+      const request = `GET /v1/customers HTTP/1.1\r\nHost: 127.0.0.1\r\npay-account: ${limited.account}\r\npay-api-key: ${limited.apiKey}\r\nConnection: close\r\n\r\n`;
+      // A burst of 1 refilled at 1 a second: 20 requests at once cannot all pass.
+      const answers = await Promise.all(Array.from({ length: 20 }, () => raw(request, Number(new URL(limited.baseUrl).port))));
+      const refused = answers.filter((a) => a.status === 429);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(answers.filter((a) => a.status !== 429).every((a) => a.status === 200)).toBe(true);
+      expectErrorBody(refused[0]!, 429, 'rate_limited');
+      expect(refused[0]!.headers).toMatch(/^retry-after: [1-9]\d*$/im);
+    } finally {
+      await limited.close();
+    }
+    // The limit is per sandbox option: the table's own sandbox has none.
+    expect((await get('/v1/customers')).status).toBe(200);
+  });
+
   it('431 invalid_request_error: headers beyond the limit, answered before any route', async () => {
     expectErrorBody(await get('/v1/customers', `${auth()}X-Big: ${long(20_000)}\r\n`), 431, 'headers_too_large', 'Z');
     // A URL beyond the limit is refused by the same parser.
@@ -184,5 +202,22 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
     expect(result.stdout + result.stderr).toMatch(/url_too_long|longer than 100 characters/);
     expect(result.stdout + result.stderr).not.toMatch(/without an error body/);
     expect(result.stdout + result.stderr).not.toContain(long(ECHO_LIMIT + 1));
+  });
+});
+
+describe('pay sandbox start --rate-limit', () => {
+  it('limits each account of a sandbox process, and refuses a bad value with exit 2', async () => {
+    const limited = await startSandbox({ args: ['--rate-limit', '1/s'] });
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => limited.http('GET', '/v1/customers')));
+      const refused = answers.find((a) => a.status === 429);
+      expect(refused?.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+      expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      const bad = await limited.pay(['sandbox', 'start', '--memory', '--port', '0', '--rate-limit', 'fast']);
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr).toMatch(/Invalid --rate-limit: .*like 5\/s/);
+    } finally {
+      await limited.stop();
+    }
   });
 });

@@ -13,6 +13,7 @@ export interface StartOptions {
   db?: string | undefined;
   memory: boolean;
   clock?: string | undefined;
+  rateLimit?: string | undefined;
   detach: boolean;
 }
 
@@ -27,6 +28,7 @@ export function define(noun: Command, f: Factory): void {
     .option('--db <file>', 'SQLite database file (default: sandbox.db in the config dir)')
     .option('--memory', 'Keep everything in memory; nothing survives a stop', false)
     .option('--clock <date>', 'Start new accounts\' test clocks at this date (YYYY-MM-DD) or date-time, for reproducible runs')
+    .option('--rate-limit <n/s>', 'Answer 429 with Retry-After beyond N API requests a second per account (default: no limit)')
     .option('--detach', 'Run in the background and return once it accepts requests', false)
     .action(async (flags: StartOptions) => run(flags, f));
   withExamples(
@@ -34,6 +36,7 @@ export function define(noun: Command, f: Factory): void {
     'pay sandbox start                    # in the foreground; Ctrl-C stops it',
     'pay sandbox start --detach --json    # {"base_url", "account", "pid"}',
     'pay sandbox start --port 0 --memory --clock 2030-01-01',
+    'pay sandbox start --rate-limit 5/s   # 429 with Retry-After beyond 5 requests a second per account',
     'PAY_SANDBOX_RETRY_SCALE=0.001 pay sandbox start   # webhook retries after 1 ms, 5 ms, 30 ms… (tests)',
   );
 }
@@ -52,6 +55,15 @@ function retryScale(env: NodeJS.ProcessEnv): number | undefined {
   return scale;
 }
 
+/** `--rate-limit 5/s`: requests a second per account. */
+function rateLimitOf(flag: string | undefined): number | undefined {
+  if (flag === undefined) return undefined;
+  const match = /^(\d{1,6})\/s$/.exec(flag.trim());
+  const perSecond = Number(match?.[1]);
+  if (!match || perSecond < 1) throw new UsageError(`Invalid --rate-limit: must be a number of requests a second per account, like 5/s, got '${flag}'.`);
+  return perSecond;
+}
+
 function checkOptions(options: StartOptions): string | undefined {
   if (options.port < 0 || options.port > 65_535) throw new UsageError('Invalid --port: must be from 0 to 65535.');
   if (options.memory && options.db) throw new UsageError('--db and --memory cannot be used together: choose one.');
@@ -62,6 +74,7 @@ function checkOptions(options: StartOptions): string | undefined {
 
 export async function run(options: StartOptions, f: Factory): Promise<void> {
   const clock = checkOptions(options);
+  const rateLimit = rateLimitOf(options.rateLimit);
   const scale = retryScale(f.env);
   const daemon = await import('../../../sandbox/daemon.js');
   const dir = f.configDir;
@@ -75,6 +88,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
     if (options.memory) args.push('--memory');
     if (options.db) args.push('--db', options.db);
     if (options.clock) args.push('--clock', options.clock);
+    if (options.rateLimit) args.push('--rate-limit', options.rateLimit);
     printReady(f, await daemon.startDetached(dir, args, f.env), false);
     return;
   }
@@ -91,7 +105,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
 
   const { buildServer } = await import('../../../sandbox/server.js');
   const db = options.memory ? ':memory:' : (options.db ?? sandboxDbFile(dir));
-  const { app, sandbox } = await buildServer({ db, clock, headerPrefix: 'pay', webhooks: { retryScale: scale } });
+  const { app, sandbox } = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } });
   const created = sandbox.addAccount({ id: account, apiKey });
   const address = await app.listen({ port: options.port, host: options.host }).catch(async (error: NodeJS.ErrnoException) => {
     await app.close();
