@@ -487,7 +487,7 @@ complete -c pay -n '__pay_at \'sandbox start\'' -l clock -x -d 'Start new accoun
 complete -c pay -n '__pay_at \'sandbox start\'' -l db -r -F -d 'SQLite database file (default: sandbox.db in the config dir)'
 complete -c pay -n '__pay_at \'sandbox start\'' -l detach -d 'Run in the background and return once it accepts requests'
 complete -c pay -n '__pay_at \'sandbox start\'' -l help -s h -d 'display help for command'
-complete -c pay -n '__pay_at \'sandbox start\'' -l host -x -d 'Address to listen on'
+complete -c pay -n '__pay_at \'sandbox start\'' -l host -x -d 'Address to listen on; anything but loopback exposes every account (a warning says what)'
 complete -c pay -n '__pay_at \'sandbox start\'' -l memory -d 'Keep everything in memory; nothing survives a stop'
 complete -c pay -n '__pay_at \'sandbox start\'' -l port -x -d 'Port to listen on; 0 picks a free one'
 complete -c pay -n '__pay_at \'sandbox start\'' -l rate-limit -x -d 'Answer 429 with Retry-After beyond N API requests a second per account (default: no limit)'

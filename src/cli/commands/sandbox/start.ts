@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { DateString } from '../../../domain/common.js';
@@ -24,7 +25,7 @@ export function define(noun: Command, f: Factory): void {
     .command('start')
     .description('Start the local sandbox service (it becomes the `sandbox` profile)')
     .option('--port <n>', 'Port to listen on; 0 picks a free one', intArg, 12111)
-    .option('--host <host>', 'Address to listen on', '127.0.0.1')
+    .option('--host <host>', 'Address to listen on; anything but loopback exposes every account (a warning says what)', '127.0.0.1')
     .option('--db <file>', 'SQLite database file (default: sandbox.db in the config dir)')
     .option('--memory', 'Keep everything in memory; nothing survives a stop', false)
     .option('--clock <date>', 'Start new accounts\' test clocks at this date (YYYY-MM-DD) or date-time, for reproducible runs')
@@ -89,7 +90,9 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
     if (options.db) args.push('--db', options.db);
     if (options.clock) args.push('--clock', options.clock);
     if (options.rateLimit) args.push('--rate-limit', options.rateLimit);
-    printReady(f, await daemon.startDetached(dir, args, f.env), false);
+    const ready = await daemon.startDetached(dir, args, f.env);
+    warnIfExposed(f, ready.listening ?? new URL(ready.base_url).host);
+    printReady(f, ready, false);
     return;
   }
   if (running) {
@@ -112,14 +115,18 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
     if (error.code === 'EADDRINUSE') throw new UsageError(`Invalid --port: ${options.port} is in use; choose another (0 picks a free one).`);
     throw error;
   });
-  const url = new URL(address);
-  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
-  const baseUrl = url.origin;
+  const bound = app.server.address() as AddressInfo;
+  const actual = bound.family === 'IPv6' ? `[${bound.address}]:${bound.port}` : `${bound.address}:${bound.port}`;
+  warnIfExposed(f, actual);
+  // Clients on this machine reach a wildcard address through loopback; the ready line then also names the address.
+  const wildcard = bound.address === '0.0.0.0' || bound.address === '::';
+  const listening = wildcard ? actual : undefined;
+  const baseUrl = wildcard ? `http://127.0.0.1:${bound.port}` : new URL(address).origin;
 
   profiles.set(SANDBOX_PROFILE, { ...saved, base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true });
   if (profiles.defaultName() === undefined) profiles.setDefault(SANDBOX_PROFILE);
   daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, started: new Date().toISOString() });
-  printReady(f, { base_url: baseUrl, account: created.id, pid: process.pid }, false);
+  printReady(f, { base_url: baseUrl, ...(listening && { listening }), account: created.id, pid: process.pid }, false);
 
   await f.io.untilStopped();
   await app.close();
@@ -127,7 +134,23 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   if (f.io.human) f.io.info('Sandbox stopped.');
 }
 
-function printReady(f: Factory, ready: { base_url: string; account: string; pid: number }, already: boolean): void {
+function printReady(f: Factory, ready: { base_url: string; listening?: string | undefined; account: string; pid: number }, already: boolean): void {
   if (f.io.json) return f.io.printJSON(ready);
-  f.io.out(`${already ? 'Sandbox already running' : 'Sandbox ready'} at ${ready.base_url} · account ${ready.account} · pid ${ready.pid}`);
+  const where = ready.listening === undefined ? '' : ` (listening on ${ready.listening}, every interface)`;
+  f.io.out(`${already ? 'Sandbox already running' : 'Sandbox ready'} at ${ready.base_url}${where} · account ${ready.account} · pid ${ready.pid}`);
+}
+
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^(::ffff:)?127\./.test(host);
+
+/** A sandbox other machines can reach says what it exposes, each time it starts. */
+function warnIfExposed(f: Factory, listening: string): void {
+  const host = listening.slice(0, listening.lastIndexOf(':')).replace(/^\[|\]$/g, '');
+  if (isLoopback(host)) return;
+  const every = host === '0.0.0.0' || host === '::' ? ' (every network interface)' : '';
+  f.io.warn(
+    `The sandbox listens on ${listening}${every}, not only on this machine. Whoever reaches it there can use the API ` +
+      'with any account\'s key (every account\'s customers, payment methods, intents, subscriptions and events), open the ' +
+      'hosted checkout and payment-link pages (their URLs need no key), and connect listen tunnels and terminal readers; ' +
+      'it speaks plain HTTP, so keys cross the network in clear. Use --host 127.0.0.1 unless you mean this.',
+  );
 }
