@@ -23,10 +23,11 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
- * The request pipeline, one fixed sequence: authenticate → rate limit → parse → (replay) → act in
- * one transaction → record for idempotency → respond. A rejected request throws before
- * or inside the transaction, so it changes nothing; a declined payment (an ApiError with
- * `commit`) keeps its changes and is replayed like a success. A handler with
+ * The request pipeline, one fixed sequence: authenticate → rate limit → parse →
+ * (replay) → act in one transaction → record for idempotency → respond. A rejected
+ * request throws before or inside the transaction, so it changes nothing; a declined
+ * payment (an ApiError with `commit`) keeps its changes and is replayed like a success.
+ * A handler with
  * `ownTransactions` (a long clock advance) commits its own steps: it runs between the
  * replay check and the record, outside a request transaction. A route that mints a
  * secret names its field in `shownOnce`: the stored response holds a marker instead, so
