@@ -27,11 +27,10 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
  * (replay) → act in one transaction → record for idempotency → respond. A rejected
  * request throws before or inside the transaction, so it changes nothing; a declined
  * payment (an ApiError with `commit`) keeps its changes and is replayed like a success.
- * A handler with
- * `ownTransactions` (a long clock advance) commits its own steps: it runs between the
- * replay check and the record, outside a request transaction. A route that mints a
- * secret names its field in `shownOnce`: the stored response holds a marker instead, so
- * a replay says the secret was shown once and never shows it again.
+ * A handler with `ownTransactions` (a long clock advance) commits its own steps: it
+ * runs between the replay check and the record, outside a request transaction. A route
+ * that mints a secret names its field in `shownOnce`: the stored response holds a
+ * marker instead, so a replay says the secret was shown once and never shows it again.
  */
 export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined>(
   app: FastifyInstance,
