@@ -60,7 +60,7 @@ _pay_flags() {
     'sandbox accounts add') printf '%s\n' '--account' '--api-key-stdin' '--help' '-h' '--json' '--name' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'sandbox clock advance') printf '%s\n' '--days' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--to' '--verbose' ;;
     'sandbox reset'|'subscriptions cancel') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--yes' '-y' ;;
-    'sandbox start') printf '%s\n' '--clock' '--db' '--detach' '--help' '-h' '--host' '--json' '--memory' '--no-color' '--no-input' '--port' '--profile' '--verbose' ;;
+    'sandbox start') printf '%s\n' '--clock' '--db' '--detach' '--help' '-h' '--host' '--json' '--memory' '--no-color' '--no-input' '--port' '--profile' '--rate-limit' '--verbose' ;;
     'subscriptions create') printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--help' '-h' '--interval-count' '--interval-unit' '--json' '--metadata' '--no-color' '--no-input' '--payment-method' '--platform-fee-amount' '--price' '--profile' '--verbose' '--yes' '-y' ;;
     'subscriptions list') printf '%s\n' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--status' '--verbose' ;;
     'subscriptions past-due') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--verbose' ;;
@@ -104,7 +104,7 @@ _pay_value_flags() {
     'refunds list') printf '%s\n' '--limit' '--payment-intent' '--profile' '--starting-after' '--status' ;;
     'sandbox accounts add') printf '%s\n' '--account' '--name' '--profile' ;;
     'sandbox clock advance') printf '%s\n' '--days' '--profile' '--to' ;;
-    'sandbox start') printf '%s\n' '--clock' '--db' '--host' '--port' '--profile' ;;
+    'sandbox start') printf '%s\n' '--clock' '--db' '--host' '--port' '--profile' '--rate-limit' ;;
     'subscriptions create') printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--interval-count' '--interval-unit' '--metadata' '--payment-method' '--platform-fee-amount' '--price' '--profile' ;;
     'subscriptions list') printf '%s\n' '--customer' '--limit' '--profile' '--starting-after' '--status' ;;
     'subscriptions past-due') printf '%s\n' '--customer' '--limit' '--profile' ;;

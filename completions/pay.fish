@@ -98,7 +98,7 @@ function __pay_value_flags
         case 'sandbox clock advance'
             printf '%s\n' '--days' '--profile' '--to'
         case 'sandbox start'
-            printf '%s\n' '--clock' '--db' '--host' '--port' '--profile'
+            printf '%s\n' '--clock' '--db' '--host' '--port' '--profile' '--rate-limit'
         case 'subscriptions create'
             printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--interval-count' '--interval-unit' '--metadata' '--payment-method' '--platform-fee-amount' '--price' '--profile'
         case 'subscriptions list'
@@ -200,7 +200,7 @@ complete -c pay -n '__pay_at \'checkout\'' -l help -s h -d 'display help for com
 complete -c pay -n '__pay_at \'checkout create\'' -f
 complete -c pay -n '__pay_at \'checkout create\'' -l amount -x -d 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99'
 complete -c pay -n '__pay_at \'checkout create\'' -l cancel-url -x -d 'Where the page\'s cancel link goes'
-complete -c pay -n '__pay_at \'checkout create\'' -l currency -x -d 'Three-letter lowercase currency code, e.g. usd'
+complete -c pay -n '__pay_at \'checkout create\'' -l currency -x -d 'Lowercase ISO 4217 currency code, e.g. usd, eur, jpy'
 complete -c pay -n '__pay_at \'checkout create\'' -l customer -x -d 'Customer paying'
 complete -c pay -n '__pay_at \'checkout create\'' -l description -x -d 'What is being paid for, shown on the page'
 complete -c pay -n '__pay_at \'checkout create\'' -l help -s h -d 'display help for command'
@@ -292,7 +292,7 @@ complete -c pay -n '__pay_at \'intents create\'' -f
 complete -c pay -n '__pay_at \'intents create\'' -l amount -x -d 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99'
 complete -c pay -n '__pay_at \'intents create\'' -l capture-method -x -a 'automatic manual' -d 'automatic (default), or manual to capture later with pay intents capture'
 complete -c pay -n '__pay_at \'intents create\'' -l confirm -d 'Confirm at once with --payment-method'
-complete -c pay -n '__pay_at \'intents create\'' -l currency -x -d 'Three-letter lowercase currency code, e.g. usd'
+complete -c pay -n '__pay_at \'intents create\'' -l currency -x -d 'Lowercase ISO 4217 currency code, e.g. usd, eur, jpy'
 complete -c pay -n '__pay_at \'intents create\'' -l customer -x -d 'Customer paying'
 complete -c pay -n '__pay_at \'intents create\'' -l description -x -d 'Description'
 complete -c pay -n '__pay_at \'intents create\'' -l help -s h -d 'display help for command'
@@ -322,7 +322,7 @@ complete -c pay -n '__pay_at \'payment-links\'' -l help -s h -d 'display help fo
 complete -c pay -n '__pay_at \'payment-links create\'' -f
 complete -c pay -n '__pay_at \'payment-links create\'' -l amount -x -d 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99'
 complete -c pay -n '__pay_at \'payment-links create\'' -l cancel-url -x -d 'Where the page\'s cancel link goes (default: none)'
-complete -c pay -n '__pay_at \'payment-links create\'' -l currency -x -d 'Three-letter lowercase currency code, e.g. usd'
+complete -c pay -n '__pay_at \'payment-links create\'' -l currency -x -d 'Lowercase ISO 4217 currency code, e.g. usd, eur, jpy'
 complete -c pay -n '__pay_at \'payment-links create\'' -l description -x -d 'What is being paid for, shown on the page'
 complete -c pay -n '__pay_at \'payment-links create\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'payment-links create\'' -l merchant-name -x -d 'Your name as the customer knows it, shown on the page'
@@ -492,9 +492,10 @@ complete -c pay -n '__pay_at \'sandbox start\'' -l clock -x -d 'Start new accoun
 complete -c pay -n '__pay_at \'sandbox start\'' -l db -r -F -d 'SQLite database file (default: sandbox.db in the config dir)'
 complete -c pay -n '__pay_at \'sandbox start\'' -l detach -d 'Run in the background and return once it accepts requests'
 complete -c pay -n '__pay_at \'sandbox start\'' -l help -s h -d 'display help for command'
-complete -c pay -n '__pay_at \'sandbox start\'' -l host -x -d 'Address to listen on'
+complete -c pay -n '__pay_at \'sandbox start\'' -l host -x -d 'Address to listen on; anything but loopback exposes every account (a warning says what)'
 complete -c pay -n '__pay_at \'sandbox start\'' -l memory -d 'Keep everything in memory; nothing survives a stop'
 complete -c pay -n '__pay_at \'sandbox start\'' -l port -x -d 'Port to listen on; 0 picks a free one'
+complete -c pay -n '__pay_at \'sandbox start\'' -l rate-limit -x -d 'Answer 429 with Retry-After beyond N API requests a second per account (default: no limit)'
 complete -c pay -n '__pay_at \'sandbox status\'' -f
 complete -c pay -n '__pay_at \'sandbox status\'' -l help -s h -d 'display help for command'
 complete -c pay -n '__pay_at \'sandbox stop\'' -f

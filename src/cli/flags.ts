@@ -81,7 +81,7 @@ export function listOptions(command: Command): Command {
 export function moneyOptions(command: Command): Command {
   return command
     .option('--amount <n>', 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99', intArg)
-    .option('--currency <code>', 'Three-letter lowercase currency code, e.g. usd');
+    .option('--currency <code>', 'Lowercase ISO 4217 currency code, e.g. usd, eur, jpy');
 }
 
 /** `--override` values: numbers and booleans as JSON would have them, the rest as strings. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CheckoutSession } from '../../domain/checkout.js';
+import { formatAmount } from '../../domain/money.js';
 import type { DeclineCode } from '../../domain/test-cards.js';
 
 // The hosted checkout page (spec section 1: checkout sessions and payment links route
@@ -9,16 +10,6 @@ import type { DeclineCode } from '../../domain/test-cards.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-
-/** Minor units shown in the currency's own format (1099 usd → $10.99; 500 jpy → ¥500). */
-export function formatAmount(amount: number, currency: string): string {
-  try {
-    const format = new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() });
-    return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-  } catch {
-    return `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`;
-  }
-}
 
 /**
  * The expiry as the customer types it, on a keypad without "/": the slash follows the

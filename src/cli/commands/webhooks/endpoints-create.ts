@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SHOWN_ONCE } from '../../../domain/secrets.js';
 import { MISSING_EVENTS_MESSAGE, namesNoEvents, type WebhookEndpoint, WebhookEndpointCreate } from '../../../domain/webhook-endpoints.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -36,7 +37,10 @@ export function define(parent: Command, f: Factory): void {
 export async function run(options: EndpointCreateOptions, f: Factory): Promise<WebhookEndpoint> {
   const client = await f.client();
   const endpoint = await client.call<WebhookEndpoint>('webhook_endpoints.create', { body: options.body });
-  if (f.io.human) {
+  if (endpoint.secret === SHOWN_ONCE) {
+    // A retry replayed the first response, which was lost with its secret.
+    f.io.warn(`Webhook endpoint ${endpoint.id} was created, but its signing secret was in a response that did not arrive: delete it and create another.`);
+  } else if (f.io.human) {
     f.io.success(`Created webhook endpoint ${endpoint.id}`);
     f.io.warn('Save its signing secret now: it is not shown again.');
   }
