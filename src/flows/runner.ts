@@ -91,6 +91,10 @@ async function runStep(step: FlowStep, kind: StepKind, input: Record<string, unk
 /** Pays a hosted checkout page as a customer would; the result is the session's payment intent. */
 async function payCheckout(client: Client, sessionId: string, card: Record<string, string>): Promise<PaymentIntent> {
   const session = await client.call<CheckoutSession>('checkout_sessions.get', { params: { id: sessionId } });
+  // The card goes where the profile's key goes, and nowhere else.
+  if (new URL(session.checkout_session_url).origin !== new URL(client.baseUrl).origin) {
+    throw new ApiError(502, 'checkout_page_elsewhere', `The checkout page ${session.checkout_session_url} is not on the service's origin ${new URL(client.baseUrl).origin}: no card was sent.`);
+  }
   const { request } = await import('undici');
   const response = await request(session.checkout_session_url, {
     method: 'POST',

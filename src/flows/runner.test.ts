@@ -1,0 +1,34 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from '../client/client.js';
+import { FlowFile } from '../domain/flows.js';
+import { runFlow } from './runner.js';
+
+const servers: Server[] = [];
+afterEach(() => Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve)))));
+
+/** A local HTTP server answering fn's JSON; `received` counts the requests it got. */
+async function serve(fn: (url: string) => unknown): Promise<{ origin: string; received: string[] }> {
+  const received: string[] = [];
+  const server = createServer((req, res) => {
+    received.push(`${req.method} ${req.url}`);
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(fn(req.url ?? '')));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+}
+
+describe('pay_checkout steps', () => {
+  it('send no card to a checkout page on another origin than the service', async () => {
+    const elsewhere = await serve(() => ({}));
+    const service = await serve(() => ({ id: 'cs_1', object: 'checkout_session', checkout_session_url: `${elsewhere.origin}/checkout/cs_1`, payment_intent_id: 'pi_1' }));
+    const client = new Client({ baseUrl: service.origin, account: 'acct_1', apiKey: 'sk_test_x', headerPrefix: 'pay', retries: 0 });
+    const flow = FlowFile.parse({ name: 'pay', steps: [{ name: 'pay', pay_checkout: { session: 'cs_1' } }] });
+    await expect(runFlow(flow, { client, warn: () => {} })).rejects.toThrow(/not on the service's origin/);
+    expect(elsewhere.received).toEqual([]);
+    await client.close();
+  });
+});
