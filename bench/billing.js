@@ -95,8 +95,8 @@ try {
   report([
     row({
       id: 7,
-      name: `clock advance, ${YEARS} years weekly of ${int(SUBSCRIPTIONS)} subscriptions (${int(payments)} payments)`,
-      value: `${seconds.toFixed(0)} s, peak RSS ${mb(peak)}`,
+      name: `clock advance, ${YEARS} year${YEARS === 1 ? '' : 's'} weekly of ${int(SUBSCRIPTIONS)} subscriptions (${int(payments)} payments)`,
+      value: `${seconds.toFixed(seconds < 10 ? 1 : 0)} s, peak RSS ${mb(peak)}`,
       metrics: {
         seconds,
         peak_rss_bytes: peak,
