@@ -47,8 +47,7 @@ try {
     body: { amount: 1000, currency: 'usd', payment_method_types: ['card'], payment_method_id: paymentMethod, confirm: true },
     freshIdempotencyKey: true,
     connections: 1,
-    amount: BASELINE_RUNS,
-  });
+  }, { amount: BASELINE_RUNS });
 
   const subscriptions = [];
   await inParallel(SUBSCRIPTIONS, 8, async (i) => {

@@ -19,7 +19,7 @@ try {
   const create = { amount: 1000, currency: 'usd', payment_method_types: ['card'], payment_method_id: paymentMethod, confirm: true };
   await sandbox.call('POST', '/v1/payment-intents', create);
   const atStart = memoryOf(sandbox.pid).rss;
-  const run = await load({ url: `${sandbox.baseUrl}/v1/payment-intents`, pid: sandbox.pid, method: 'POST', headers: sandbox.headers, body: create, freshIdempotencyKey: true, amount: INTENTS });
+  const run = await load({ url: `${sandbox.baseUrl}/v1/payment-intents`, pid: sandbox.pid, method: 'POST', headers: sandbox.headers, body: create, freshIdempotencyKey: true }, { amount: INTENTS });
   const { rss: after, peak } = memoryOf(sandbox.pid);
 
   const ratio = after / atStart;

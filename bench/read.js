@@ -1,12 +1,12 @@
-// Read path (issue 12, row 2): GET one payment intent, driven by autocannon
-// (BENCH_CONNECTIONS, default 32, for BENCH_DURATION seconds, default 10, after
-// BENCH_WARMUP seconds of warm-up) at `pay sandbox start --db FILE` in its own process;
-// the baseline is a bare node:http server in its own process answering the same body,
-// under the same load, in the same run. Needs `npm run build` first.
+// Read path (issue 12, row 2): GET one payment intent, driven by autocannon at `pay
+// sandbox start --db FILE` in its own process; the baseline is a bare node:http server in
+// its own process answering the same body, under the same load, in the same run. Sizes
+// and alternation as in write.js (BENCH_WARMUP, BENCH_DURATION, BENCH_ROUNDS,
+// BENCH_CONNECTIONS). Needs `npm run build` first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, metricsOf, summary, warmUp, CONNECTIONS } from './support/load.js';
+import { compare, cpuRatio, metricsOf, summary, CONNECTIONS } from './support/load.js';
 import { createCard, startBare, startSandbox } from './support/processes.js';
 import { int, ms, report, row } from './support/report.js';
 
@@ -23,10 +23,7 @@ try {
   closing.push(bare);
 
   const target = ({ baseUrl: base, pid }) => ({ pid, url: `${base}${path}`, headers: sandbox.headers });
-  await warmUp(target(bare));
-  await warmUp(target(sandbox));
-  const baseline = await load(target(bare));
-  const pay = await load(target(sandbox));
+  const { baseline, pay } = await compare(target(bare), target(sandbox));
 
   const ratio = pay.rps / baseline.rps;
   process.stdout.write(
@@ -34,6 +31,7 @@ try {
       `Read path on Node ${process.version}: GET ${path}, ${CONNECTIONS} connections, database file`,
       `  pay sandbox      ${summary(pay)}`,
       `  bare node:http   ${summary(baseline)}`,
+      `  CPU ratio        ${cpuRatio(baseline, pay).toFixed(2)}× (the bare server's CPU time a request over the sandbox's: steadier than req/s on a busy machine)`,
       '',
     ].join('\n'),
   );
@@ -42,7 +40,7 @@ try {
       id: 2,
       name: 'GET one payment intent',
       value: `${int(pay.rps)} req/s, p99 ${ms(pay.p99)}`,
-      metrics: metricsOf(pay),
+      metrics: { ...metricsOf(pay), cpu_ratio: cpuRatio(baseline, pay) },
       baseline: `bare \`node:http\`: ${int(baseline.rps)} req/s, p99 ${ms(baseline.p99)}`,
       baselineMetrics: metricsOf(baseline),
       ratio,

@@ -1,15 +1,16 @@
 // Write path (issue 12, rows 1 and 3). Row 1: create+confirm a card payment intent, each
-// request with a fresh Idempotency-Key, driven by autocannon (BENCH_CONNECTIONS, default
-// 32, for BENCH_DURATION seconds, default 10, after BENCH_WARMUP seconds of warm-up) at
-// `pay sandbox start --db FILE` in its own process; the baseline is a bare node:http server
-// in its own process answering the same response body, under the same load, in the same
-// run. Row 3: the bytes on disk each of those intents added (file + WAL after the
-// sandbox's clean close checkpointed it, divided by the intents counted through the API),
-// split by table with sqlite's dbstat. Needs `npm run build` first.
+// request with a fresh Idempotency-Key, driven by autocannon at `pay sandbox start --db
+// FILE` in its own process; the baseline is a bare node:http server in its own process
+// answering the same response body, under the same load, in the same run. Each side gets
+// BENCH_WARMUP seconds of warm-up (default 2), then BENCH_DURATION seconds (default 10)
+// in BENCH_ROUNDS slices (default 5) alternating with the other's, BENCH_CONNECTIONS
+// connections (default 32). Row 3: the bytes on disk each of those intents added (file +
+// WAL after the sandbox's clean close checkpointed it, divided by the intents counted
+// through the API), split by table with sqlite's dbstat. Needs `npm run build` first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, metricsOf, summary, warmUp, CONNECTIONS } from './support/load.js';
+import { compare, cpuRatio, metricsOf, summary, CONNECTIONS } from './support/load.js';
 import { countList, createCard, startBare, startSandbox } from './support/processes.js';
 import { bytesByTable, bytesOnDisk } from './support/storage.js';
 import { int, KB, ms, report, row } from './support/report.js';
@@ -34,10 +35,7 @@ try {
   const bare = await startBare(sample.text);
   closing.push(bare);
   const target = ({ baseUrl: base, pid }) => ({ pid, url: `${base}/v1/payment-intents`, method: 'POST', headers: sandbox.headers, body: create, freshIdempotencyKey: true });
-  await warmUp(target(bare));
-  await warmUp(target(sandbox));
-  const baseline = await load(target(bare));
-  const pay = await load(target(sandbox));
+  const { baseline, pay } = await compare(target(bare), target(sandbox));
   const intents = (await countList(sandbox, '/v1/payment-intents')) - 1;
   await bare.stop();
   await sandbox.stop();
@@ -58,6 +56,7 @@ try {
       `Write path on Node ${process.version}: POST /v1/payment-intents (confirm, fresh Idempotency-Key), ${CONNECTIONS} connections, database file`,
       `  pay sandbox      ${summary(pay)}`,
       `  bare node:http   ${summary(baseline)}`,
+      `  CPU ratio        ${cpuRatio(baseline, pay).toFixed(2)}× (the bare server's CPU time a request over the sandbox's: steadier than req/s on a busy machine)`,
       `  on disk          ${int(perIntent)} B per intent over ${int(intents)} intents (${split})`,
       '',
     ].join('\n'),
@@ -67,7 +66,7 @@ try {
       id: 1,
       name: 'create+confirm a card intent, each with a fresh Idempotency-Key',
       value: `${int(pay.rps)} req/s, p99 ${ms(pay.p99)}`,
-      metrics: metricsOf(pay),
+      metrics: { ...metricsOf(pay), cpu_ratio: cpuRatio(baseline, pay) },
       baseline: `bare \`node:http\` answering fixed JSON: ${int(baseline.rps)} req/s, p99 ${ms(baseline.p99)}`,
       baselineMetrics: metricsOf(baseline),
       ratio,
