@@ -56,12 +56,13 @@ export function stop(child, signal = 'SIGTERM') {
 }
 
 /**
- * `pay sandbox start --port 0 --json` as its own process, on a database file (`db`) or
- * in memory. Resolves with its base URL, pid, auth headers, a JSON `call` helper and `stop`.
+ * `pay sandbox start --port 0 --db FILE --json` as its own process (a database file, as
+ * the sandbox runs by default). Resolves with its base URL, pid, auth headers, a JSON
+ * `call` helper and `stop`.
  */
 export async function startSandbox({ name, db, clock }) {
   const environment = payEnvironment(name);
-  const args = [payBin, 'sandbox', 'start', '--port', '0', '--json', ...(db ? ['--db', db] : ['--memory']), ...(clock ? ['--clock', clock] : [])];
+  const args = [payBin, 'sandbox', 'start', '--port', '0', '--json', '--db', db, ...(clock ? ['--clock', clock] : [])];
   const { child, ready } = spawnReady(args, environment.env);
   const line = await ready;
   const headers = { 'pay-account': environment.account, 'pay-api-key': environment.apiKey };
@@ -87,7 +88,7 @@ export async function startBare(body) {
   return { child, pid: child.pid, baseUrl: `http://127.0.0.1:${port}`, stop: () => stop(child) };
 }
 
-export async function call(baseUrl, method, path, body, { headers = {}, timeoutMs = 30_000 } = {}) {
+async function call(baseUrl, method, path, body, { headers = {}, timeoutMs = 30_000 } = {}) {
   const response = await request(new URL(path, baseUrl), {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
