@@ -27,6 +27,13 @@ export function durationArg(value: string): number {
   return ms;
 }
 
+/** `--json id,status`: field names; empty for every field. */
+export function fieldsArg(value: string): string[] {
+  const fields = value.split(',').map((v) => v.trim()).filter(Boolean);
+  if (fields.some((field) => !/^[a-z_][a-z0-9_]*$/.test(field))) throw new InvalidArgumentError('expected top-level field names separated by commas, e.g. id,status.');
+  return fields;
+}
+
 /** Repeatable `--metadata key=value`. */
 export function keyValueArg(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const eq = value.indexOf('=');
