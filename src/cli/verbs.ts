@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ListPage } from '../domain/common.js';
 import type { EndpointName } from '../domain/endpoints.js';
-import { arg, bodyFrom, type CommandDefinition, defineCommand, flag, type Flag } from './command.js';
+import { type Arg, arg, bodyFrom, type CommandDefinition, defineCommand, flag, type Flag, type OptionsOf } from './command.js';
 import type { Factory } from './factory.js';
 import type { Column } from './io/io.js';
 
@@ -24,7 +24,7 @@ interface ByIdSpec<T, F extends Flags> {
   /** The request body the flags make, checked before the request. */
   body?: z.ZodType;
   /** Prints the answer (default: the object). */
-  show?: (f: Factory, value: T) => void;
+  show?: (f: Factory, value: T, options: OptionsOf<{ id: Arg<string> }, F>) => void;
 }
 
 const printObject = (f: Factory, value: unknown) => f.io.printObject(value as object);
@@ -43,7 +43,7 @@ export function stateCommand<T, const F extends Flags = Record<never, never>>(na
       const body = spec.body ? bodyFrom(spec.body, flags, options as { [K in keyof F]?: unknown }) : undefined;
       const client = await f.client();
       const value = await client.call<T>(endpoint, { params: { id: options.id }, ...(body === undefined ? {} : { body }) });
-      (spec.show ?? printObject)(f, value);
+      (spec.show ?? printObject)(f, value, options);
       return value;
     },
   });
