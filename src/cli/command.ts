@@ -110,18 +110,8 @@ export function flagNamer(flags: Flags, names: Record<string, string> = {}): (pa
   };
 }
 
-/**
- * The request body a command's flags make, checked with the domain schema the service
- * uses: each flag with a `field` puts its value there (dotted fields nest), `extra` adds
- * values from elsewhere (prompts). A bad value is a usage error naming its flag.
- */
-export function bodyFrom<S extends z.ZodType, F extends Flags>(
-  schema: S,
-  flags: F,
-  options: { [K in keyof F]?: unknown },
-  extra: Record<string, unknown> = {},
-  names: Record<string, string> = {},
-): z.output<S> {
+/** The request fields a command's flags carry: each flag with a `field` puts its value there (dotted fields nest). */
+export function fieldsFrom<F extends Flags>(flags: F, options: { [K in keyof F]?: unknown }): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(flags)) {
     const value = options[key as keyof F];
@@ -131,7 +121,21 @@ export function bodyFrom<S extends z.ZodType, F extends Flags>(
     for (const part of path.slice(0, -1)) target = (target[part] ??= {}) as Record<string, unknown>;
     target[path.at(-1)!] = value;
   }
-  return checkedBody(schema, { ...fields, ...extra }, flagNamer(flags, names));
+  return fields;
+}
+
+/**
+ * The request body a command's flags make (and `extra` values from elsewhere), checked
+ * with the domain schema the service uses: a bad value is a usage error naming its flag.
+ */
+export function bodyFrom<S extends z.ZodType, F extends Flags>(
+  schema: S,
+  flags: F,
+  options: { [K in keyof F]?: unknown },
+  extra: Record<string, unknown> = {},
+  names: Record<string, string> = {},
+): z.output<S> {
+  return checkedBody(schema, { ...fieldsFrom(flags, options), ...extra }, flagNamer(flags, names));
 }
 
 export interface CommandSpec<A extends Args, F extends Flags> {
