@@ -1,22 +1,10 @@
-import { type ActivationCode, PROCESSORS, ReaderListQuery, type TerminalReader } from '../../../domain/terminal-readers.js';
-import { defineCommand, fieldsOf, flag, verbs } from '../../command.js';
+import { PROCESSORS, ReaderListQuery, type TerminalReader } from '../../../domain/terminal-readers.js';
+import { flag, verbs } from '../../command.js';
 import { getCommand, listCommand } from '../../verbs.js';
 import { activate } from './activate.js';
+import { activationCode } from './activation-code.js';
 import { present } from './present.js';
 import { readerColumns, readerFields } from './view.js';
-
-const activationCode = defineCommand({
-  name: 'activation-code',
-  description: 'Get an activation code for a self-owned processor A developer reader (what support hands out)',
-  examples: ['pay readers activation-code', 'pay readers activation-code --json | jq -r .code'],
-  fields: fieldsOf<ActivationCode>()('id', 'object', 'created', 'livemode', 'code', 'expires_at', 'used_by'),
-  async run(_, f) {
-    const client = await f.client();
-    const code = await client.call<ActivationCode>('terminal_readers.activation_code');
-    if (f.io.human) f.io.success(`Activation code ${code.code}, valid until ${code.expires_at}. Enter it on the reader, or: pay readers activate --activation-code ${code.code} --serial …`);
-    f.io.printObject(code);
-  },
-});
 
 export const register = verbs(
   listCommand<TerminalReader>('terminal_readers.list', {
