@@ -1,14 +1,12 @@
-import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
+import { defineCommand } from '../../command.js';
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('cards')
-    .description('Show the test cards and the outcome each one gets (any other valid card of an online brand succeeds)')
-    .action(async () => run(f));
-  withExamples(command, 'pay sandbox cards', 'pay sandbox cards --json | jq -r \'.[] | select(.outcome == "success") | .number\'');
-}
+export const cards = defineCommand({
+  name: 'cards',
+  description: 'Show the test cards and the outcome each one gets (any other valid card of an online brand succeeds)',
+  examples: ['pay sandbox cards', 'pay sandbox cards --json | jq -r \'.[] | select(.outcome == "success") | .number\''],
+  run: (_, f) => run(f),
+});
 
 export async function run(f: Factory): Promise<void> {
   const { TEST_CARDS } = await import('../../../domain/test-cards.js');

@@ -1,14 +1,13 @@
-import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
+import { defineCommand } from '../../command.js';
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('stop')
-    .description('Stop the background sandbox of this config dir')
-    .action(async () => run(f));
-  withExamples(command, 'pay sandbox stop');
-}
+export const stop = defineCommand({
+  name: 'stop',
+  description: 'Stop the background sandbox of this config dir',
+  examples: ['pay sandbox stop'],
+  fields: ['stopped', 'running', 'pid'],
+  run: (_, f) => run(f),
+});
 
 export async function run(f: Factory): Promise<void> {
   const daemon = await import('../../../sandbox/daemon.js');
