@@ -3,20 +3,20 @@ import { maskSecret } from '../../../config/mask.js';
 import { AccountCreate } from '../../../domain/test-helpers.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { defineCommand, flag } from '../../command.js';
+import { defineCommand, flag, type OptionsOf } from '../../command.js';
 import { checkedBody } from '../../flags.js';
 
-/** The flags, as the definition below types them. */
-export type AccountsAddOptions = Parameters<typeof accountsAdd.run>[0];
+const flags = {
+  account: flag.string('--account <id>', 'Account id (acct_…); generated when omitted'),
+  apiKeyStdin: flag.bool('--api-key-stdin', 'Read the new account\'s API key from stdin; generated when omitted'),
+  name: flag.string('--name <profile>', 'Name of the profile to write (default: the account id)'),
+};
+export type AccountsAddOptions = OptionsOf<Record<never, never>, typeof flags>;
 
 export const accountsAdd = defineCommand({
   name: 'add',
   description: 'Add another sandbox account and a profile for it',
-  flags: {
-    account: flag.string('--account <id>', 'Account id (acct_…); generated when omitted'),
-    apiKeyStdin: flag.bool('--api-key-stdin', 'Read the new account\'s API key from stdin; generated when omitted'),
-    name: flag.string('--name <profile>', 'Name of the profile to write (default: the account id)'),
-  },
+  flags,
   examples: ['pay sandbox accounts add', 'printf %s "$KEY" | pay sandbox accounts add --account acct_ci_2 --api-key-stdin --name second'],
   fields: ['profile', 'account', 'api_key', 'base_url'],
   run: (options, f) => run(options, f),

@@ -1,14 +1,14 @@
 import { CancelError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { defineCommand, flag } from '../../command.js';
+import { defineCommand, flag, type OptionsOf } from '../../command.js';
 
-/** The flags, as the definition below types them. */
-export type ResetOptions = Parameters<typeof reset.run>[0];
+const flags = { yes: flag.bool('-y, --yes', 'Do not ask for confirmation') };
+export type ResetOptions = OptionsOf<Record<never, never>, typeof flags>;
 
 export const reset = defineCommand({
   name: 'reset',
   description: 'Erase every object and event of the profile\'s sandbox account (keys and profile stay)',
-  flags: { yes: flag.bool('-y, --yes', 'Do not ask for confirmation') },
+  flags,
   examples: ['pay sandbox reset --yes'],
   fields: ['account', 'clock'],
   run: (options, f) => run(options, f),

@@ -4,24 +4,24 @@ import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { sandboxDbFile } from '../../../config/paths.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { defineCommand, flag } from '../../command.js';
+import { defineCommand, flag, type OptionsOf } from '../../command.js';
 
-/** The flags, as the definition below types them. */
-export type StartOptions = Parameters<typeof start.run>[0];
+const flags = {
+  port: flag.int('--port <n>', 'Port to listen on; 0 picks a free one', { default: 12111 }),
+  host: flag.string('--host <host>', 'Address to listen on', { default: '127.0.0.1' }),
+  db: flag.string('--db <file>', 'SQLite database file (default: sandbox.db in the config dir)'),
+  memory: flag.bool('--memory', 'Keep everything in memory; nothing survives a stop'),
+  clock: flag.string('--clock <date>', 'Start new accounts\' test clocks at this date (YYYY-MM-DD) or date-time, for reproducible runs'),
+  detach: flag.bool('--detach', 'Run in the background and return once it accepts requests'),
+};
+export type StartOptions = OptionsOf<Record<never, never>, typeof flags>;
 
 const ClockFlag = z.union([DateString, z.iso.datetime({ offset: true })]);
 
 export const start = defineCommand({
   name: 'start',
   description: 'Start the local sandbox service (it becomes the `sandbox` profile)',
-  flags: {
-    port: flag.int('--port <n>', 'Port to listen on; 0 picks a free one', { default: 12111 }),
-    host: flag.string('--host <host>', 'Address to listen on', { default: '127.0.0.1' }),
-    db: flag.string('--db <file>', 'SQLite database file (default: sandbox.db in the config dir)'),
-    memory: flag.bool('--memory', 'Keep everything in memory; nothing survives a stop'),
-    clock: flag.string('--clock <date>', 'Start new accounts\' test clocks at this date (YYYY-MM-DD) or date-time, for reproducible runs'),
-    detach: flag.bool('--detach', 'Run in the background and return once it accepts requests'),
-  },
+  flags,
   examples: [
     'pay sandbox start                    # in the foreground; Ctrl-C stops it',
     'pay sandbox start --detach --json    # {"base_url", "account", "pid"}',
