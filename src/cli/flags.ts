@@ -77,20 +77,6 @@ export function groupExamples(command: Command): void {
   if (examples.length > 0) withExamples(command, ...examples);
 }
 
-/** Standard list flags. */
-export function listOptions(command: Command): Command {
-  return command
-    .option('--limit <n>', 'How many to show, 1 to 100', intArg, 10)
-    .option('--starting-after <id>', 'Show the page after this id (cursor from a previous page)');
-}
-
-/** `--amount` and `--currency`, for commands that ask for money. */
-export function moneyOptions(command: Command): Command {
-  return command
-    .option('--amount <n>', 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99', intArg)
-    .option('--currency <code>', 'Three-letter lowercase currency code, e.g. usd');
-}
-
 /** `-d` values: numbers and booleans as JSON would have them, the rest as strings. */
 function scalar(value: string): unknown {
   if (/^-?\d+$/.test(value)) return Number(value);

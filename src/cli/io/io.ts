@@ -124,10 +124,10 @@ export class IO {
   }
 
   /** One object: JSON, an aligned `key  value` view at a TTY, `key<TAB>value` lines piped. */
-  printObject(object: object, fields?: string[]): void {
+  printObject(object: object): void {
     if (this.json) return this.printJSON(object);
     const record = object as Record<string, unknown>;
-    const keys = fields ?? Object.keys(record);
+    const keys = Object.keys(record);
     const width = Math.max(...keys.map((k) => k.length));
     for (const key of keys) {
       const value = formatValue(record[key]);

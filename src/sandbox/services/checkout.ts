@@ -2,7 +2,6 @@ import type { CheckoutSession, CheckoutSessionCreate, PaymentLink, PaymentLinkCr
 import type { ListQuery } from '../../domain/common.js';
 import { ApiError, parseOrThrow } from '../../domain/errors.js';
 import { PaymentMethodCreate } from '../../domain/payment-methods.js';
-import type { PaymentIntent } from '../../domain/payment-intents.js';
 import type { DueWork } from '../clock.js';
 import type { ServiceContext } from './context.js';
 import { cancelPaymentIntent, confirmPaymentIntent, createPaymentIntent, getPaymentIntent } from './payment-intents.js';
@@ -132,6 +131,3 @@ export function openLinkSession(ctx: ServiceContext, linkId: string, origin: str
     payment_link_id: link.id,
   }, origin);
 }
-
-/** The intent behind a session, for the page's receipt. */
-export const sessionIntent = (ctx: ServiceContext, session: CheckoutSession): PaymentIntent => getPaymentIntent(ctx, session.payment_intent_id);
