@@ -49,10 +49,18 @@ export async function runCli(args: string[], options: { env: Record<string, stri
   return { code, stdout: out.replace(/\n$/, ''), stderr: err.replace(/\n$/, '') };
 }
 
+/** The environment of a run: its own config dir, no colour; nothing inherited from this process. */
+export const cliEnv = (configDir: string, extra: Record<string, string | undefined> = {}) => ({ PAY_CONFIG_DIR: configDir, NO_COLOR: '1', ...extra });
+
 export interface CliSandbox {
   sandbox: TestSandbox;
+  baseUrl: string;
+  account: string;
+  apiKey: string;
   configDir: string;
   env: Record<string, string | undefined>;
+  /** A JSON request to the sandbox with the account's auth (set-up and checks, not what is tested). */
+  http(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** `pay <args>` against the sandbox, through its `sandbox` profile (the default). */
   pay(args: string[], options?: CliRunOptions): Promise<CliResult>;
   /** `pay <args> --json`, parsed; fails naming stderr on a non-zero exit. */
@@ -73,14 +81,18 @@ export function cliSandbox(options: Parameters<typeof startTestSandbox>[0] = {})
     store.setDefault(SANDBOX_PROFILE);
     // This process is the sandbox's: the CLI finds it running and starts none.
     writeState(configDir, { pid: process.pid, base_url: sandbox.baseUrl, account: sandbox.account, db: ':memory:', started: new Date().toISOString() });
-    const env = { PAY_CONFIG_DIR: configDir, NO_COLOR: '1' };
+    const env = cliEnv(configDir);
     Object.assign(handle, {
       sandbox,
+      baseUrl: sandbox.baseUrl,
+      account: sandbox.account,
+      apiKey: sandbox.apiKey,
       configDir,
       env,
-      pay: (args: string[], run: CliRunOptions = {}) => runCli(args, { env: { ...env, ...run.env }, input: run.input }),
+      http: (method: string, path: string, body?: unknown) => sandbox.call(method, path, body),
+      pay: (args: string[], run: CliRunOptions = {}) => runCli(args, { env: { ...handle.env, ...run.env }, input: run.input }),
       async json(args: string[]) {
-        const result = await runCli([...args, '--json'], { env });
+        const result = await runCli([...args, '--json'], { env: handle.env });
         if (result.code !== 0) throw new Error(`pay ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
         return JSON.parse(result.stdout);
       },
