@@ -1,4 +1,3 @@
-import type { Factory } from '../../factory.js';
 import { defineCommand } from '../../command.js';
 
 export const stop = defineCommand({
@@ -6,20 +5,18 @@ export const stop = defineCommand({
   description: 'Stop the background sandbox of this config dir',
   examples: ['pay sandbox stop'],
   fields: ['stopped', 'running', 'pid'],
-  run: (_, f) => run(f),
+  async run(_, f) {
+    const daemon = await import('../../../sandbox/daemon.js');
+    const state = daemon.readState(f.configDir);
+    if (!state || !daemon.processAlive(state.pid)) {
+      if (state) daemon.clearState(f.configDir, state.pid);
+      if (f.io.json) f.io.printJSON({ stopped: false, running: false });
+      else f.io.info('No sandbox is running.');
+      return;
+    }
+    await daemon.stopProcess(state.pid);
+    daemon.clearState(f.configDir, state.pid);
+    if (f.io.json) f.io.printJSON({ stopped: true, pid: state.pid });
+    else f.io.success(`Stopped the sandbox (pid ${state.pid}).`);
+  },
 });
-
-export async function run(f: Factory): Promise<void> {
-  const daemon = await import('../../../sandbox/daemon.js');
-  const state = daemon.readState(f.configDir);
-  if (!state || !daemon.processAlive(state.pid)) {
-    if (state) daemon.clearState(f.configDir, state.pid);
-    if (f.io.json) f.io.printJSON({ stopped: false, running: false });
-    else f.io.info('No sandbox is running.');
-    return;
-  }
-  await daemon.stopProcess(state.pid);
-  daemon.clearState(f.configDir, state.pid);
-  if (f.io.json) f.io.printJSON({ stopped: true, pid: state.pid });
-  else f.io.success(`Stopped the sandbox (pid ${state.pid}).`);
-}
