@@ -40,7 +40,7 @@ export function stateCommand<T, const F extends Flags = Record<never, never>>(na
     examples: spec.examples,
     fields: spec.fields,
     async run(options, f) {
-      const body = spec.body ? bodyFrom(spec.body, flags, options as { [K in keyof F]?: unknown }) : undefined;
+      const body = spec.body ? bodyFrom(spec.body, flags, options) : undefined;
       const client = await f.client();
       const value = await client.call<T>(endpoint, { params: { id: options.id }, ...(body === undefined ? {} : { body }) });
       (spec.show ?? printObject)(f, value, options);
@@ -82,7 +82,7 @@ export function listCommand<T extends { id: string }, const F extends Flags = Re
     examples: spec.examples,
     fields: spec.fields,
     async run(options, f) {
-      const query = bodyFrom(spec.query, flags, options as { [K in keyof typeof flags]?: unknown });
+      const query = bodyFrom(spec.query, flags, options);
       const client = await f.client();
       const page = (starting_after?: string) =>
         client.call<ListPage<T>>(endpoint, { query: options.all ? { ...query, limit: ALL_PAGE, ...(starting_after ? { starting_after } : {}) } : query });
