@@ -29,11 +29,11 @@ _pay_commands() {
 _pay_flags() {
   case $1 in
     '') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--version' '-V' ;;
-    'api') printf '%s\n' '--data' '-d' '--data-json' '--help' '-h' '--idempotency-key' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'api') printf '%s\n' '--data-json' '--field' '-F' '--help' '-h' '--idempotency-key' '--json' '--no-color' '--no-input' '--profile' '--raw-field' '-f' '--verbose' ;;
     'charges'|'charges get'|'checkout'|'customers'|'customers get'|'events'|'events get'|'intents'|'intents get'|'payment-links'|'payment-methods'|'payment-methods get'|'profiles'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'refunds'|'refunds get'|'sandbox'|'sandbox accounts'|'sandbox cards'|'sandbox clock'|'sandbox clock show'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions get'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'webhooks'|'webhooks endpoints'|'webhooks endpoints delete'|'webhooks endpoints get'|'webhooks rotate-secret') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'charges help'|'checkout help'|'customers help'|'events help'|'help'|'intents help'|'payment-links help'|'payment-methods help'|'profiles help'|'readers help'|'refunds help'|'sandbox accounts help'|'sandbox clock help'|'sandbox help'|'subscriptions help'|'terminal help'|'webhooks endpoints help'|'webhooks help') printf '%s\n' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'charges list') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--verbose' ;;
-    'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--open' '--profile' '--success-url' '--verbose' ;;
+    'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--description' '--help' '-h' '--json' '--merchant-name' '--metadata' '--no-color' '--no-input' '--open' '--profile' '--success-url' '--verbose' ;;
     'checkout get') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--open' '--profile' '--verbose' ;;
     'completion') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--write' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--help' '-h' '--json' '--last-name' '--metadata' '--middle-name' '--no-color' '--no-input' '--phone' '--profile' '--verbose' ;;
@@ -47,7 +47,7 @@ _pay_flags() {
     'intents create') printf '%s\n' '--amount' '--capture-method' '--confirm' '--currency' '--customer' '--description' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--payment-method' '--payment-method-types' '--profile' '--verbose' ;;
     'intents list') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--status' '--subscription' '--verbose' ;;
     'intents update') printf '%s\n' '--amount' '--description' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--profile' '--verbose' ;;
-    'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--profile' '--success-url' '--verbose' ;;
+    'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--description' '--help' '-h' '--json' '--merchant-name' '--metadata' '--no-color' '--no-input' '--profile' '--success-url' '--verbose' ;;
     'payment-methods attach') printf '%s\n' '--customer' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'payment-methods create') printf '%s\n' '--card' '--card-number' '--customer' '--cvc' '--exp' '--exp-month' '--exp-year' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--profile' '--reader' '--type' '--verbose' '--zip' ;;
     'payment-methods list') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--type' '--verbose' ;;
@@ -60,27 +60,27 @@ _pay_flags() {
     'sandbox accounts add') printf '%s\n' '--account' '--api-key-stdin' '--help' '-h' '--json' '--name' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'sandbox clock advance') printf '%s\n' '--days' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--to' '--verbose' ;;
     'sandbox reset'|'subscriptions cancel') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--yes' '-y' ;;
-    'sandbox start') printf '%s\n' '--clock' '--db' '--detach' '--help' '-h' '--host' '--json' '--memory' '--no-color' '--no-input' '--port' '--profile' '--verbose' ;;
+    'sandbox start') printf '%s\n' '--clock' '--db' '--detach' '--help' '-h' '--host' '--json' '--memory' '--no-color' '--no-input' '--port' '--profile' '--rate-limit' '--verbose' ;;
     'subscriptions create') printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--help' '-h' '--interval-count' '--interval-unit' '--json' '--metadata' '--no-color' '--no-input' '--payment-method' '--platform-fee-amount' '--price' '--profile' '--verbose' '--yes' '-y' ;;
     'subscriptions list') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--status' '--verbose' ;;
     'subscriptions past-due') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--verbose' ;;
-    'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--dry-run' '--help' '-h' '--journal' '--json' '--no-color' '--no-input' '--only' '--profile' '--resume' '--verbose' '--yes' '-y' ;;
+    'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--dry-run' '--help' '-h' '--include-unchanged' '--journal' '--json' '--no-color' '--no-input' '--only' '--profile' '--report' '--resume' '--verbose' '--yes' '-y' ;;
     'subscriptions schedule') printf '%s\n' '--count' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--help' '-h' '--json' '--metadata' '--no-cancel-at' '--no-color' '--no-input' '--no-platform-fee-amount' '--payment-method' '--platform-fee-amount' '--profile' '--verbose' ;;
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--help' '-h' '--json' '--label' '--method' '--model' '--no-color' '--no-input' '--once' '--outcome' '--processor' '--profile' '--serial' '--tip-amount' '--verbose' ;;
-    'trigger') printf '%s\n' '--help' '-h' '--json' '--list' '--no-color' '--no-input' '--override' '--profile' '--verbose' ;;
+    'trigger') printf '%s\n' '--file' '--help' '-h' '--json' '--list' '--no-color' '--no-input' '--override' '--profile' '--show' '--verbose' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--subscription-group' '--url' '--verbose' ;;
     'webhooks endpoints list') printf '%s\n' '--all' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--verbose' ;;
-    'webhooks listen') printf '%s\n' '--events' '--forward-header' '--forward-to' '--from' '--give-up-after' '--help' '-h' '--json' '--no-color' '--no-input' '--print-secret' '--profile' '--route' '--skip-verify' '--timeout' '--verbose' ;;
+    'webhooks listen') printf '%s\n' '--events' '--exit-after-idle' '--fail-on-error' '--forward-header' '--forward-to' '--from' '--give-up-after' '--help' '-h' '--json' '--max-events' '--no-color' '--no-input' '--print-secret' '--profile' '--route' '--skip-verify' '--timeout' '--verbose' ;;
   esac
 }
 
 _pay_value_flags() {
   case $1 in
     ''|'charges'|'charges get'|'charges help'|'checkout'|'checkout get'|'checkout help'|'completion'|'customers'|'customers get'|'customers help'|'events'|'events get'|'events help'|'help'|'intents'|'intents get'|'intents help'|'payment-links'|'payment-links help'|'payment-methods'|'payment-methods get'|'payment-methods help'|'profiles'|'profiles help'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'readers help'|'refunds'|'refunds get'|'refunds help'|'sandbox'|'sandbox accounts'|'sandbox accounts help'|'sandbox cards'|'sandbox clock'|'sandbox clock help'|'sandbox clock show'|'sandbox help'|'sandbox reset'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions cancel'|'subscriptions get'|'subscriptions help'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'terminal help'|'webhooks'|'webhooks endpoints'|'webhooks endpoints delete'|'webhooks endpoints get'|'webhooks endpoints help'|'webhooks help'|'webhooks rotate-secret') printf '%s\n' '--json' '--profile' ;;
-    'api') printf '%s\n' '--data' '-d' '--data-json' '--idempotency-key' '--json' '--profile' ;;
+    'api') printf '%s\n' '--data-json' '--field' '-F' '--idempotency-key' '--json' '--profile' '--raw-field' '-f' ;;
     'charges list') printf '%s\n' '--customer' '--json' '--limit' '--payment-intent' '--profile' '--starting-after' ;;
-    'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--json' '--metadata' '--profile' '--success-url' ;;
+    'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--description' '--json' '--merchant-name' '--metadata' '--profile' '--success-url' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--json' '--last-name' '--metadata' '--middle-name' '--phone' '--profile' ;;
     'customers list') printf '%s\n' '--email' '--json' '--limit' '--profile' '--starting-after' ;;
     'events list') printf '%s\n' '--created-gt' '--created-gte' '--created-lt' '--created-lte' '--json' '--limit' '--profile' '--starting-after' '--type' ;;
@@ -92,7 +92,7 @@ _pay_value_flags() {
     'intents create') printf '%s\n' '--amount' '--capture-method' '--currency' '--customer' '--description' '--json' '--metadata' '--payment-method' '--payment-method-types' '--profile' ;;
     'intents list') printf '%s\n' '--customer' '--json' '--limit' '--profile' '--starting-after' '--status' '--subscription' ;;
     'intents update') printf '%s\n' '--amount' '--description' '--json' '--metadata' '--profile' ;;
-    'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--json' '--metadata' '--profile' '--success-url' ;;
+    'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--description' '--json' '--merchant-name' '--metadata' '--profile' '--success-url' ;;
     'payment-methods attach') printf '%s\n' '--customer' '--json' '--profile' ;;
     'payment-methods create') printf '%s\n' '--card' '--card-number' '--customer' '--cvc' '--exp' '--exp-month' '--exp-year' '--json' '--metadata' '--profile' '--reader' '--type' '--zip' ;;
     'payment-methods list') printf '%s\n' '--customer' '--json' '--limit' '--profile' '--starting-after' '--type' ;;
@@ -104,18 +104,18 @@ _pay_value_flags() {
     'refunds list') printf '%s\n' '--json' '--limit' '--payment-intent' '--profile' '--starting-after' '--status' ;;
     'sandbox accounts add') printf '%s\n' '--account' '--json' '--name' '--profile' ;;
     'sandbox clock advance') printf '%s\n' '--days' '--json' '--profile' '--to' ;;
-    'sandbox start') printf '%s\n' '--clock' '--db' '--host' '--json' '--port' '--profile' ;;
+    'sandbox start') printf '%s\n' '--clock' '--db' '--host' '--json' '--port' '--profile' '--rate-limit' ;;
     'subscriptions create') printf '%s\n' '--billing-cycle-anchor' '--cancel-at' '--currency' '--customer' '--interval-count' '--interval-unit' '--json' '--metadata' '--payment-method' '--platform-fee-amount' '--price' '--profile' ;;
     'subscriptions list') printf '%s\n' '--customer' '--json' '--limit' '--profile' '--starting-after' '--status' ;;
     'subscriptions past-due') printf '%s\n' '--customer' '--json' '--limit' '--profile' ;;
-    'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--journal' '--json' '--only' '--profile' '--resume' ;;
+    'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--journal' '--json' '--only' '--profile' '--report' '--resume' ;;
     'subscriptions schedule') printf '%s\n' '--count' '--json' '--profile' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--json' '--metadata' '--payment-method' '--platform-fee-amount' '--profile' ;;
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--json' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip-amount' ;;
-    'trigger') printf '%s\n' '--json' '--override' '--profile' ;;
+    'trigger') printf '%s\n' '--file' '--json' '--override' '--profile' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--json' '--profile' '--subscription-group' '--url' ;;
     'webhooks endpoints list') printf '%s\n' '--json' '--limit' '--profile' '--starting-after' ;;
-    'webhooks listen') printf '%s\n' '--events' '--forward-header' '--forward-to' '--from' '--give-up-after' '--json' '--profile' '--route' '--timeout' ;;
+    'webhooks listen') printf '%s\n' '--events' '--exit-after-idle' '--forward-header' '--forward-to' '--from' '--give-up-after' '--json' '--max-events' '--profile' '--route' '--timeout' ;;
   esac
 }
 
@@ -147,7 +147,7 @@ _pay_values() {
     'sandbox accounts help|') printf '%s\n' 'add' ;;
     'sandbox clock help|') printf '%s\n' 'advance' 'show' ;;
     'sandbox help|') printf '%s\n' 'accounts' 'cards' 'clock' 'reset' 'start' 'status' 'stop' ;;
-    'sandbox start|--db'|'subscriptions retry-past-due|--journal') compgen -f -- "$3" ;;
+    'sandbox start|--db'|'subscriptions retry-past-due|--journal'|'subscriptions retry-past-due|--report') compgen -f -- "$3" ;;
     'subscriptions help|') printf '%s\n' 'cancel' 'create' 'get' 'list' 'past-due' 'pause' 'resume' 'retry' 'retry-past-due' 'schedule' 'update' ;;
     'terminal help|') printf '%s\n' 'simulate' ;;
     'webhooks endpoints help|') printf '%s\n' 'create' 'delete' 'get' 'list' ;;

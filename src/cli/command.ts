@@ -47,6 +47,8 @@ export type OptionsOf<A extends Args, F extends Flags> = { -readonly [K in keyof
 interface FlagOptions {
   field?: string;
   hidden?: boolean;
+  /** Flags it cannot be given with. */
+  conflicts?: readonly string[];
 }
 
 const make = <T>(flags: string, description: string, rest: Partial<Flag<T>> = {}): Flag<T> => ({ flags, description, ...rest });
@@ -54,23 +56,23 @@ const make = <T>(flags: string, description: string, rest: Partial<Flag<T>> = {}
 /** The flag builders: each types the value `run` gets. */
 export const flag = {
   string: ((flags: string, description: string, options: FlagOptions & { default?: string; required?: boolean } = {}) =>
-    make(flags, description, { field: options.field, hidden: options.hidden, defaultValue: options.default, required: options.required })) as {
+    make(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, defaultValue: options.default, required: options.required })) as {
     (flags: string, description: string, options: FlagOptions & ({ default: string } | { required: true })): Flag<string>;
     (flags: string, description: string, options?: FlagOptions): Flag<string | undefined>;
   },
   int: ((flags: string, description: string, options: FlagOptions & { default?: number } = {}) =>
-    make(flags, description, { field: options.field, hidden: options.hidden, parse: intArg, defaultValue: options.default })) as {
+    make(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, parse: intArg, defaultValue: options.default })) as {
     (flags: string, description: string, options: FlagOptions & { default: number }): Flag<number>;
     (flags: string, description: string, options?: FlagOptions): Flag<number | undefined>;
   },
   /** On or off; `optional` leaves it undefined rather than false when not given. */
-  bool: ((flags: string, description: string, options: FlagOptions & { optional?: boolean; conflicts?: readonly string[] } = {}) =>
+  bool: ((flags: string, description: string, options: FlagOptions & { optional?: boolean } = {}) =>
     make(flags, description, { field: options.field, defaultValue: options.optional ? undefined : false, conflicts: options.conflicts })) as {
-    (flags: string, description: string, options: FlagOptions & { optional: true; conflicts?: readonly string[] }): Flag<boolean | undefined>;
-    (flags: string, description: string, options?: FlagOptions & { conflicts?: readonly string[] }): Flag<boolean>;
+    (flags: string, description: string, options: FlagOptions & { optional: true }): Flag<boolean | undefined>;
+    (flags: string, description: string, options?: FlagOptions): Flag<boolean>;
   },
   choice: (<const V extends string>(flags: string, description: string, values: readonly V[], options: FlagOptions & { default?: V } = {}) =>
-    make(flags, description, { field: options.field, choices: values, defaultValue: options.default })) as {
+    make(flags, description, { field: options.field, conflicts: options.conflicts, choices: values, defaultValue: options.default })) as {
     <const V extends string>(flags: string, description: string, values: readonly V[], options: FlagOptions & { default: V }): Flag<V>;
     <const V extends string>(flags: string, description: string, values: readonly V[], options?: FlagOptions): Flag<V | undefined>;
   },
@@ -80,8 +82,14 @@ export const flag = {
   /** Comma-separated or repeated values. */
   list: (flags: string, description: string, options: FlagOptions = {}) => make<string[] | undefined>(flags, description, { ...options, parse: listArg }),
   /** A value read by `parse` (which throws commander's InvalidArgumentError on a bad one). */
-  parsed: <T>(flags: string, description: string, parse: (value: string) => T, options: FlagOptions & { default?: T } = {}): Flag<T | undefined> =>
-    make<T | undefined>(flags, description, { field: options.field, hidden: options.hidden, parse: (value) => parse(value), defaultValue: options.default }),
+  parsed: (<T>(flags: string, description: string, parse: (value: string) => T, options: FlagOptions & { default?: T } = {}) =>
+    make<T | undefined>(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, parse: (value) => parse(value), defaultValue: options.default })) as {
+    <T>(flags: string, description: string, parse: (value: string) => T, options: FlagOptions & { default: T }): Flag<T>;
+    <T>(flags: string, description: string, parse: (value: string) => T, options?: FlagOptions): Flag<T | undefined>;
+  },
+  /** Repeatable, each value kept as given (or as `parse` reads it), in order. */
+  repeated: <T = string>(flags: string, description: string, parse: (value: string) => T = (value) => value as T, options: FlagOptions = {}): Flag<T[] | undefined> =>
+    make<T[] | undefined>(flags, description, { ...options, parse: (value, previous) => [...(previous ?? []), parse(value)] }),
   /** A value flag with a `--no-…` partner that clears the field: the value is then null. */
   clearable: <T>(inner: Flag<T | undefined>, flags: string, description: string): Flag<T | null | undefined> =>
     ({ ...inner, clear: { flags, description } }) as Flag<T | null | undefined>,
@@ -149,13 +157,20 @@ export interface CommandSpec<A extends Args, F extends Flags> {
   help?: string;
   /** Top-level fields of the `--json` output: a `--json` list is checked against them before anything runs. */
   fields?: readonly string[];
+  /**
+   * For a command that streams JSON lines of several kinds (listen, simulate): what they
+   * are, shown in help. A `--json` field list does not apply and is refused.
+   */
+  jsonLines?: string;
   /** Run when the parent is given without a subcommand. */
   isDefault?: boolean;
   run(options: OptionsOf<A, F>, f: Factory): Promise<unknown>;
 }
 
-/** Anything a noun can register under itself: a definition, a group, or a legacy `define`. */
-export type Registrable = { register(parent: Command, f: Factory): void } | ((parent: Command, f: Factory) => void);
+/** Anything a noun can register under itself: a definition or a group. */
+export interface Registrable {
+  register(parent: Command, f: Factory): void;
+}
 
 export interface CommandDefinition<A extends Args, F extends Flags> {
   readonly spec: CommandSpec<A, F>;
@@ -198,31 +213,31 @@ export function defineCommand<const A extends Args = Record<never, never>, const
         const options: Record<string, unknown> = {};
         args.forEach(([key], i) => (options[key] = received[i]));
         for (const [key, attribute, clearable] of attributes) options[key] = clearable && parsed[attribute] === false ? null : parsed[attribute];
+        if (spec.jsonLines !== undefined) f.io.refuseFields(`${command.name()} prints JSON lines of several kinds`);
         if (spec.fields) f.io.declareFields(spec.fields);
         await spec.run(options as OptionsOf<A, F>, f);
       });
       if (spec.examples.length > 0) withExamples(command, ...spec.examples);
       if (spec.help) command.addHelpText('after', spec.help);
+      if (spec.jsonLines !== undefined) command.addHelpText('after', `\nWith --json: ${spec.jsonLines} A field list (--json a,b) does not apply here.\n`);
       return command;
     },
   };
   return definition;
 }
 
-const registerOne = (item: Registrable, parent: Command, f: Factory) => (typeof item === 'function' ? item(parent, f) : item.register(parent, f));
-
 /** A noun's `register`: its verbs, from a list. */
 export const verbs =
   (...items: Registrable[]) =>
   (noun: Command, f: Factory): void => {
-    for (const item of items) registerOne(item, noun, f);
+    for (const item of items) item.register(noun, f);
   };
 
 /** A command that only groups others (`pay webhooks endpoints …`). */
 export const group = (name: string, description: string, items: Registrable[], examples: readonly string[] = []): Registrable => ({
   register(parent, f) {
     const command = parent.command(name).description(description);
-    for (const item of items) registerOne(item, command, f);
+    for (const item of items) item.register(command, f);
     if (examples.length > 0) withExamples(command, ...examples);
   },
 });

@@ -18,3 +18,9 @@ export class CancelError extends Error {
 export class PartialError extends Error {
   override name = 'PartialError';
 }
+
+/** A check the user asked for failed (listen --fail-on-error): exit 1, the message says what. */
+export class CheckFailedError extends Error {
+  override name = 'CheckFailedError';
+}
+

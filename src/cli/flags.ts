@@ -77,20 +77,24 @@ export function groupExamples(command: Command): void {
   if (examples.length > 0) withExamples(command, ...examples);
 }
 
-/** `-d` values: numbers and booleans as JSON would have them, the rest as strings. */
+/** `--override` values: numbers and booleans as JSON would have them, the rest as strings. */
 function scalar(value: string): unknown {
   if (/^-?\d+$/.test(value)) return Number(value);
   if (value === 'true' || value === 'false') return value === 'true';
   return value;
 }
 
-/** `key=value` pairs as a body: dotted keys nest, `key[]=v` appends; `flag` names them in errors. */
-export function bodyFromPairs(pairs: string[], flag = '--data'): Record<string, unknown> {
+/** A `key=value` flag split at its first `=`; `flag` names it in errors. */
+export function splitPair(pair: string, flag: string): [string, string] {
+  const eq = pair.indexOf('=');
+  if (eq <= 0) throw new UsageError(`Invalid ${flag} '${pair}': expected key=value.`);
+  return [pair.slice(0, eq), pair.slice(eq + 1)];
+}
+
+/** Fields as a body: dotted keys nest, `key[]` appends. */
+export function bodyFromFields(fields: Array<[string, unknown]>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`Invalid ${flag} '${pair}': expected key=value.`);
-    const rawKey = pair.slice(0, eq);
+  for (const [rawKey, value] of fields) {
     const append = rawKey.endsWith('[]');
     const keys = (append ? rawKey.slice(0, -2) : rawKey).split('.');
     let target = body;
@@ -99,9 +103,16 @@ export function bodyFromPairs(pairs: string[], flag = '--data'): Record<string, 
       target = (next && typeof next === 'object' ? next : (target[key] = {})) as Record<string, unknown>;
     }
     const last = keys.at(-1)!;
-    const value = scalar(pair.slice(eq + 1));
     if (append) target[last] = [...((target[last] as unknown[] | undefined) ?? []), value];
     else target[last] = value;
   }
   return body;
+}
+
+/** `key=value` pairs as a body, numbers and booleans typed; `flag` names them in errors. */
+export function bodyFromPairs(pairs: string[], flag: string): Record<string, unknown> {
+  return bodyFromFields(pairs.map((pair) => {
+    const [key, value] = splitPair(pair, flag);
+    return [key, scalar(value)];
+  }));
 }

@@ -55,16 +55,16 @@ describe('exit codes (DESIGN.md section 8)', () => {
 });
 
 describe('pay api: raw requests, the response body on stdout', () => {
-  it('sends -d fields and prints the body; GET sends them as the query', async () => {
-    const created = await sb.pay(['api', 'POST', '/v1/customers', '-d', 'email=raw@example.com', '-d', 'metadata.plan=gold']);
+  it('sends -f fields and prints the body; GET sends them as the query', async () => {
+    const created = await sb.pay(['api', 'POST', '/v1/customers', '-f', 'email=raw@example.com', '-f', 'metadata.plan=gold']);
     expect(created.code, created.stderr).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ object: 'customer', email: 'raw@example.com', metadata: { plan: 'gold' } });
-    const listed = await sb.pay(['api', 'GET', '/v1/customers', '-d', 'limit=1']);
+    const listed = await sb.pay(['api', 'GET', '/v1/customers', '-F', 'limit=1']);
     expect(JSON.parse(listed.stdout).data).toHaveLength(1);
   });
 
   it('an unknown field: 400 naming it, exit 1, the error body on stdout', async () => {
-    const result = await sb.pay(['api', 'POST', '/v1/customers', '-d', 'email=a@example.com', '-d', 'nickname=jj']);
+    const result = await sb.pay(['api', 'POST', '/v1/customers', '-f', 'email=a@example.com', '-f', 'nickname=jj']);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout).error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_unknown', param: 'nickname' });
     expect(result.stderr).toContain('param: nickname');
@@ -92,7 +92,7 @@ describe('pay api: raw requests, the response body on stdout', () => {
 describe('idempotent replay through pay api --idempotency-key', () => {
   it('the same key and body replays the first object, creating no second one', async () => {
     const email = `replay-${Date.now()}@example.com`;
-    const args = ['api', 'POST', '/v1/customers', '-d', `email=${email}`, '--idempotency-key', `key-${email}`];
+    const args = ['api', 'POST', '/v1/customers', '-f', `email=${email}`, '--idempotency-key', `key-${email}`];
     const first = await sb.pay(args);
     const second = await sb.pay(args);
     expect(second.code).toBe(0);
@@ -105,8 +105,8 @@ describe('idempotent replay through pay api --idempotency-key', () => {
 
   it('the same key with a different body: 422, exit 5, nothing created', async () => {
     const key = `key-conflict-${Date.now()}`;
-    await sb.pay(['api', 'POST', '/v1/customers', '-d', 'email=one@example.com', '--idempotency-key', key]);
-    const result = await sb.pay(['api', 'POST', '/v1/customers', '-d', 'email=two@example.com', '--idempotency-key', key]);
+    await sb.pay(['api', 'POST', '/v1/customers', '-f', 'email=one@example.com', '--idempotency-key', key]);
+    const result = await sb.pay(['api', 'POST', '/v1/customers', '-f', 'email=two@example.com', '--idempotency-key', key]);
     expect(result.code).toBe(5);
     expect(JSON.parse(result.stdout).error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_reused' });
     expect((await sb.http('GET', '/v1/customers?limit=100&email=two@example.com')).body.data).toHaveLength(0);

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command, CommanderError } from 'commander';
-import { NetworkError } from '../client/errors.js';
+import { NetworkError, PathError } from '../client/errors.js';
 import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
+import { LockedError } from '../operator/lock.js';
 import { ListenError } from '../webhooks/errors.js';
-import { CancelError, PartialError, UsageError } from './errors.js';
+import { CancelError, CheckFailedError, PartialError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
 import type { IO, Streams } from './io/io.js';
 import { NOUNS } from './nouns.js';
@@ -23,12 +24,26 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
+/**
+ * Every typed error of the CLI and the layers below it, with its exit code and the code
+ * its `--json` error object carries. The service's ApiError is mapped by its status.
+ */
+const ERRORS: ReadonlyArray<readonly [new (...args: never[]) => Error, number, string]> = [
+  [UsageError, EXIT.usage, 'usage_error'],
+  [PathError, EXIT.usage, 'usage_error'],
+  [ConfigError, EXIT.usage, 'config_error'],
+  [ListenError, EXIT.usage, 'usage_error'],
+  [CredentialsError, EXIT.auth, 'credentials_missing'],
+  [LockedError, EXIT.conflict, 'locked'],
+  [NetworkError, EXIT.unreachable, 'unreachable'],
+  [PartialError, EXIT.partial, 'partial'],
+  [CheckFailedError, EXIT.error, 'check_failed'],
+  [CancelError, EXIT.interrupted, 'cancelled'],
+];
+
+const known = (error: unknown) => ERRORS.find(([type]) => error instanceof type);
+
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof ListenError) return EXIT.usage;
-  if (error instanceof CancelError) return EXIT.interrupted;
-  if (error instanceof CredentialsError) return EXIT.auth;
-  if (error instanceof PartialError) return EXIT.partial;
-  if (error instanceof NetworkError) return EXIT.unreachable;
   if (error instanceof ApiError) {
     switch (error.status) {
       case 401:
@@ -45,7 +60,7 @@ export function exitCodeFor(error: unknown): number {
         return EXIT.error;
     }
   }
-  return EXIT.error;
+  return known(error)?.[1] ?? EXIT.error;
 }
 
 const VALUE_FLAGS = new Set(['--profile']);
@@ -195,16 +210,7 @@ function errorObject(error: unknown, exitCode: number): Record<string, unknown> 
       exit_code: exitCode,
     };
   }
-  const codes: Array<[new (...args: never[]) => Error, string]> = [
-    [UsageError, 'usage_error'],
-    [ConfigError, 'config_error'],
-    [ListenError, 'usage_error'],
-    [CredentialsError, 'credentials_missing'],
-    [NetworkError, 'unreachable'],
-    [CancelError, 'cancelled'],
-    [PartialError, 'partial'],
-  ];
-  const code = codes.find(([type]) => error instanceof type)?.[1] ?? 'unexpected';
+  const code = known(error)?.[2] ?? 'unexpected';
   return { code, message: error instanceof Error ? error.message : String(error), exit_code: exitCode };
 }
 
@@ -226,7 +232,7 @@ function report(error: unknown, io: IO, json: boolean): number {
   } else if (error instanceof NetworkError) {
     io.error(error.message);
     io.info('  Is it running? Check with: pay sandbox status (or your profile: pay profiles show)');
-  } else if ([UsageError, ConfigError, ListenError, CredentialsError, CancelError, PartialError].some((type) => error instanceof type)) {
+  } else if (known(error)) {
     io.error((error as Error).message);
   } else {
     const message = error instanceof Error ? error.message : String(error);
@@ -265,5 +271,10 @@ export async function run(): Promise<void> {
     if (error.code === 'EPIPE') process.exit(EXIT.ok);
   });
   const code = await main(process.argv, streams);
+  // Exit only once what was written has left: a pipe may be asynchronous (macOS), and
+  // exiting at once would cut `pay … --json | jq` short. A write's callback runs after
+  // every write queued before it.
+  process.exitCode = code;
+  await Promise.all([streams.stdout, streams.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
   process.exit(code);
 }

@@ -23,7 +23,7 @@ describe('the API key never appears whole in stdout, stderr or --verbose', () =>
     [['customers', 'list', '--verbose']],
     [['customers', 'create', '--email', 'mask@example.com', '--verbose']],
     [['api', 'GET', '/v1/customers', '--verbose']],
-    [['api', 'POST', '/v1/customers', '-d', 'email=m@example.com', '--verbose']],
+    [['api', 'POST', '/v1/customers', '-f', 'email=m@example.com', '--verbose']],
     [['sandbox', 'status']],
     [['sandbox', 'status', '--json']],
   ])('pay %s', async (args) => {

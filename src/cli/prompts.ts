@@ -6,7 +6,7 @@ import type { IO } from './io/io.js';
 /** `--amount` and `--currency`, for commands that ask for money. */
 export const moneyFlags = {
   amount: flag.int('--amount <n>', 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99', { field: 'amount' }),
-  currency: flag.string('--currency <code>', 'Three-letter lowercase currency code, e.g. usd', { field: 'currency' }),
+  currency: flag.string('--currency <code>', 'Lowercase ISO 4217 currency code, e.g. usd, eur, jpy', { field: 'currency' }),
 };
 
 async function askAmount(io: IO): Promise<number> {

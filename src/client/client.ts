@@ -3,8 +3,9 @@ import { Agent, errors as undiciErrors, request } from 'undici';
 import { endpoints, type EndpointName, fillPath, isWrite } from '../domain/endpoints.js';
 import { ErrorBody } from '../domain/error-body.js';
 import { ApiError } from '../domain/errors.js';
-import { maskSecret, redactBody } from '../config/mask.js';
+import { maskSecret, redactBody, redactUrl } from '../config/mask.js';
 import { NetworkError } from './errors.js';
+import { serviceUrl } from './url.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -22,7 +23,8 @@ export interface ClientOptions {
 export interface CallOptions {
   params?: Record<string, string>;
   body?: unknown;
-  query?: Record<string, string | number | boolean | undefined>;
+  /** Query parameters; pairs keep repeated names (`pay api`'s `key[]=v`). */
+  query?: Record<string, string | number | boolean | undefined> | Array<[string, string]>;
   /** Set to replay a write deliberately; otherwise every write gets a fresh key. */
   idempotencyKey?: string;
   /** Overrides the client's timeout for a request known to be long (0: none). */
@@ -76,9 +78,9 @@ export class Client {
 
   /** Sends any request and returns the answer whatever its status (`pay api`). */
   async raw(method: string, path: string, options: Omit<CallOptions, 'params'> = {}): Promise<RawResponse> {
-    const url = new URL(path.replace(/^\/?/, '/'), this.options.baseUrl.replace(/\/?$/, '/'));
-    for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
+    const url = serviceUrl(this.options.baseUrl, path);
+    for (const [key, value] of Array.isArray(options.query) ? options.query : Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.append(key, String(value));
     }
     const write = isWrite(method.toUpperCase());
     const headers: Record<string, string> = {
@@ -124,7 +126,7 @@ export class Client {
     const trace = this.options.trace;
     if (!trace) return;
     const keyHeader = `${this.options.headerPrefix}-api-key`;
-    trace(`> ${method.toUpperCase()} ${url.href}${attempt > 0 ? ` (retry ${attempt})` : ''}`);
+    trace(`> ${method.toUpperCase()} ${redactUrl(url)}${attempt > 0 ? ` (retry ${attempt})` : ''}`);
     for (const [name, value] of Object.entries(headers)) {
       trace(`> ${name}: ${name === keyHeader ? maskSecret(value) : value}`);
     }

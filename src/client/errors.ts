@@ -5,3 +5,8 @@ export class NetworkError extends Error {
     super(message, options);
   }
 }
+
+/** A path that would leave the profile's service (another host, or above its base path): a usage error. */
+export class PathError extends Error {
+  override name = 'PathError';
+}

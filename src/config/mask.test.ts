@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecret, redactBody } from './mask.js';
+import { maskSecret, redactBody, redactUrl } from './mask.js';
 
 describe('maskSecret', () => {
   it('shows at most the first 8 and last 4 characters', () => {
@@ -35,5 +35,30 @@ describe('redactBody', () => {
   it('leaves other JSON alone', () => {
     const body = '{"amount":1099,"currency":"usd"}';
     expect(redactBody(body)).toBe(body);
+  });
+});
+
+describe('masking goes by the field\'s name, whatever the value\'s type', () => {
+  it('masks a card number and a CVC sent as JSON numbers', () => {
+    const body = '{"type":"card","card":{"number":5555555555554444,"exp_month":12,"exp_year":2034,"cvc":654}}';
+    expect(redactBody(body)).toBe('{"type":"card","card":{"number":"…4444","exp_month":12,"exp_year":2034,"cvc":"…"}}');
+  });
+
+  it('masks keys, secrets and tokens of any type, and whatever sits under such a name', () => {
+    const body = { api_key: 1234567890123456, secret: { nested: 'whsec_abcdefghijklmnopqrstuvwxyz' }, access_token: 'tok_abcdefghijklmnopqrstuvwxyz', cvv: ['1', '2'], card: { cvc: null } };
+    const redacted = JSON.parse(redactBody(JSON.stringify(body)));
+    expect(redacted).toEqual({ api_key: '123…56', secret: '…', access_token: 'tok_abcd…wxyz', cvv: '…', card: { cvc: null } });
+  });
+
+  it('masks query parameters by the same names, dotted or bracketed', () => {
+    const url = new URL('http://127.0.0.1:1/v1/customers?limit=3&card.number=4242424242424242&card[cvc]=123&api_key=sk_test_abcdefghijklmnopqrstuvwxyz&email=a%40example.com');
+    const shown = redactUrl(url);
+    expect(shown).toBe('http://127.0.0.1:1/v1/customers?limit=3&card.number=…4242&card%5Bcvc%5D=…&api_key=sk_test_…wxyz&email=a%40example.com');
+    for (const secret of ['4242424242424242', '123', 'sk_test_abcdefghijklmnopqrstuvwxyz']) expect(shown).not.toContain(secret);
+  });
+
+  it('leaves a URL without such parameters as it is', () => {
+    const url = new URL('http://127.0.0.1:1/v1/customers?limit=3&email=a%40example.com');
+    expect(redactUrl(url)).toBe(url.href);
   });
 });

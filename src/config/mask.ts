@@ -5,22 +5,31 @@ export function maskSecret(secret: string): string {
   return '…';
 }
 
-/** Secrets: shown as maskSecret shows keys. */
-const SECRET_FIELDS = new Set(['api_key', 'secret']);
-/** Card data: the last 4 digits of a number at most, nothing of a security code. */
-const CARD_NUMBER_FIELDS = new Set(['number', 'card_number']);
+/** Keys, secrets and tokens: shown as maskSecret shows keys. */
+const SECRET_NAME = /(^|_)(api_?key|secret|token|password)$/;
+/** Card numbers: the last 4 digits at most. */
+const CARD_NUMBER_NAME = /^(card_)?number$/;
+/** Security codes: nothing at all. */
+const CVC_NAME = /^(cvc|cvv|cvc2|cvv2|csc|security_code)$/;
+
+/**
+ * What a trace may show of a field, by the field's name (the last part of `card.number`
+ * or `card[number]`), whatever the value's type: `-F card.cvc=654` makes a number of it.
+ */
+function redactField(name: string, value: unknown): unknown {
+  const last = name.toLowerCase().split(/[.[\]]+/).filter(Boolean).at(-1) ?? '';
+  if (value === null || value === undefined) return value;
+  const scalar = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+  if (CVC_NAME.test(last)) return '…';
+  if (CARD_NUMBER_NAME.test(last)) return scalar ? `…${String(value).replace(/\D/g, '').slice(-4)}` : '…';
+  if (SECRET_NAME.test(last)) return scalar ? maskSecret(String(value)) : '…';
+  return redact(value);
+}
 
 function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => {
-      if (typeof v !== 'string') return [key, redact(v)];
-      if (SECRET_FIELDS.has(key)) return [key, maskSecret(v)];
-      if (CARD_NUMBER_FIELDS.has(key)) return [key, `…${v.replace(/\D/g, '').slice(-4)}`];
-      return [key, key === 'cvc' ? '…' : v];
-    }),
-  );
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, redactField(key, v)]));
 }
 
 /** A JSON body as a trace may show it: keys, secrets and card data masked; text that is not JSON as it is. */
@@ -30,4 +39,15 @@ export function redactBody(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** A URL as a trace may show it: query parameters masked by name as body fields are. */
+export function redactUrl(url: URL): string {
+  const pairs = [...url.searchParams];
+  if (pairs.every(([name, value]) => redactField(name, value) === value)) return url.href;
+  const query = pairs.map(([name, value]) => {
+    const shown = redactField(name, value);
+    return `${encodeURIComponent(name)}=${shown === value ? encodeURIComponent(value) : String(shown)}`;
+  });
+  return `${url.origin}${url.pathname}?${query.join('&')}${url.hash}`;
 }

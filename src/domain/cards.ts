@@ -63,9 +63,9 @@ export function expiryPassed(exp_month: number, exp_year: number, today: string)
   return date.year * 12 + date.month > exp_year * 12 + exp_month;
 }
 
-/** Identifies a card within one account without storing its number. */
-export function fingerprint(number: string, accountSecret: string): string {
-  return createHmac('sha256', accountSecret).update(number).digest('hex').slice(0, 16);
+/** Identifies a card within one account without storing its number; the key is the account's, kept outside the data. */
+export function fingerprint(number: string, key: string | Buffer): string {
+  return createHmac('sha256', key).update(number).digest('hex').slice(0, 16);
 }
 
 export function last4(number: string): string {

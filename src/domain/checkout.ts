@@ -3,7 +3,25 @@ import { Amount, type BaseObject, Currency, IdOf, ListQuery, Metadata } from './
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, e.g. https://example.com/done' });
 
-/** DESIGN section 4: `{amount, currency, success_url, cancel_url, customer_id?}`. */
+/** Text the hosted page shows the customer (it escapes it): one line, trimmed, not empty. */
+const PageText = (what: string, max: number) =>
+  z
+    .string({ error: `must be ${what}, as a string` })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(max, { error: `must be at most ${max} characters` })
+    .regex(/^[^\p{Cc}]*$/u, { error: 'must be one line without control characters' });
+
+/** What the customer pays for, and who is paid: shown on the hosted page. */
+const PageDetails = {
+  description: PageText('what is being paid for, e.g. "2 × Espresso beans 250 g"', 500).optional(),
+  merchant_name: PageText('the name the customer knows the merchant by', 100).optional(),
+};
+
+/**
+ * DESIGN section 4: `{amount, currency, success_url, cancel_url, customer_id?}`, plus the
+ * optional page details `description` and `merchant_name`.
+ */
 export const CheckoutSessionCreate = z.strictObject({
   amount: Amount,
   currency: Currency,
@@ -11,6 +29,7 @@ export const CheckoutSessionCreate = z.strictObject({
   cancel_url: HttpUrl,
   customer_id: IdOf('cus').optional(),
   metadata: Metadata.optional(),
+  ...PageDetails,
 });
 export type CheckoutSessionCreate = z.output<typeof CheckoutSessionCreate>;
 
@@ -37,6 +56,8 @@ export interface CheckoutSession extends BaseObject {
   payment_link_id: string | null;
   expires_at: string;
   metadata: Record<string, string>;
+  description: string | null;
+  merchant_name: string | null;
 }
 
 /** The spec's no-code option: a reusable URL, each visit its own checkout session. */
@@ -46,6 +67,7 @@ export const PaymentLinkCreate = z.strictObject({
   success_url: HttpUrl.optional(),
   cancel_url: HttpUrl.optional(),
   metadata: Metadata.optional(),
+  ...PageDetails,
 });
 export type PaymentLinkCreate = z.output<typeof PaymentLinkCreate>;
 
@@ -58,4 +80,7 @@ export interface PaymentLink extends BaseObject {
   success_url: string | null;
   cancel_url: string | null;
   metadata: Record<string, string>;
+  /** Given to each session the link opens. */
+  description: string | null;
+  merchant_name: string | null;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCurrency } from './money.js';
 
 /** Money is an integer in the currency's minor unit. */
 export const Amount = z
@@ -7,9 +8,8 @@ export const Amount = z
   .min(1, { error: 'must be at least 1' })
   .max(99_999_999, { error: 'must be at most 99999999' });
 
-export const Currency = z
-  .string({ error: 'must be a three-letter lowercase ISO currency code, e.g. usd' })
-  .regex(/^[a-z]{3}$/, { error: 'must be a three-letter lowercase ISO currency code, e.g. usd' });
+const CURRENCY_RULE = 'must be a lowercase ISO 4217 currency code, e.g. usd, eur or jpy';
+export const Currency = z.string({ error: CURRENCY_RULE }).refine(isCurrency, { error: CURRENCY_RULE });
 
 export const Metadata = z
   .record(

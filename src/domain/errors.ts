@@ -12,15 +12,24 @@ export const ERROR_TYPES = {
   404: 'not_found_error',
   409: 'state_error',
   413: 'invalid_request_error',
+  414: 'invalid_request_error',
   422: 'idempotency_error',
   429: 'rate_limit_error',
+  431: 'invalid_request_error',
   500: 'api_error',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_TYPES;
 
+/** At most this much of what a request sent is echoed in an error (DESIGN section 4). */
+export const ECHO_LIMIT = 40;
+/** A value from the request, cut to a short prefix for an error message. */
+export const clip = (text: string) => (text.length <= ECHO_LIMIT ? text : `${text.slice(0, ECHO_LIMIT)}…`);
+
 export interface ApiErrorInit {
   param?: string;
+  /** Headers of the answer, e.g. Retry-After. */
+  headers?: Record<string, string>;
   /** Extra members of the error body, e.g. the declined `payment_intent`. */
   extra?: Record<string, unknown>;
   /** A declined payment attempt is not a rejected request: its changes are kept. */
@@ -33,6 +42,7 @@ export class ApiError extends Error {
   readonly param: string | undefined;
   readonly extra: Record<string, unknown>;
   readonly commit: boolean;
+  readonly headers: Record<string, string>;
 
   constructor(
     readonly status: number,
@@ -46,6 +56,7 @@ export class ApiError extends Error {
     this.param = init.param;
     this.extra = init.extra ?? {};
     this.commit = init.commit ?? false;
+    this.headers = init.headers ?? {};
   }
 
   toBody(): ErrorBody {
@@ -68,7 +79,7 @@ export const missing = (param: string, message = `${param} is required.`) =>
 export const immutable = (param: string, rule = 'is immutable after creation.') =>
   new ApiError(400, 'parameter_immutable', `${param} ${rule}`, { param });
 export const notFound = (kind: string, id: string, param = 'id') =>
-  new ApiError(404, 'resource_missing', `No such ${kind}: '${id}'.`, { param });
+  new ApiError(404, 'resource_missing', `No such ${kind}: '${clip(id)}'.`, { param });
 export const invalidState = (kind: string, id: string, status: string, action: string) =>
   new ApiError(409, 'invalid_state', `Cannot ${action} ${kind} ${id}: its status is ${status}.`);
 
@@ -93,7 +104,7 @@ export function fromZodError(error: z.ZodError): ApiError {
   if (!issue) return new ApiError(400, 'parameter_invalid', 'The request is invalid.');
   const path = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') {
-    const param = [...path, issue.keys[0] ?? ''].join('.');
+    const param = clip([...path, issue.keys[0] ?? ''].join('.'));
     return new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}.`, { param });
   }
   const param = path.join('.');

@@ -2,10 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { parseExpiry, PaymentMethodCreate } from './payment-methods.js';
 
 describe('parseExpiry', () => {
-  it('reads MM/YY and MM/YYYY as people type them', () => {
-    expect(parseExpiry('12/34')).toEqual({ exp_month: 12, exp_year: 2034 });
+  it('reads MMYY, MM/YY, MM / YY, MM-YY and MM/YYYY as people type them', () => {
+    const dec2034 = { exp_month: 12, exp_year: 2034 };
+    for (const text of ['12/34', '1234', '12 / 34', '12-34', '12 34', '12/2034', '122034', ' 12 - 2034 ']) expect(parseExpiry(text), text).toEqual(dec2034);
     expect(parseExpiry(' 1 / 2031 ')).toEqual({ exp_month: 1, exp_year: 2031 });
-    for (const text of ['', '12', '12/3', '12-34', '1234', 'ab/cd', '12/345']) expect(parseExpiry(text), text).toBeUndefined();
+    expect(parseExpiry('01/31')).toEqual({ exp_month: 1, exp_year: 2031 });
+  });
+
+  it('refuses what is not a month and a year', () => {
+    for (const text of ['', '12', '123', '12/3', '12345', '12/345', '1/2/34', 'ab/cd', '12.34', '12//34']) expect(parseExpiry(text), text).toBeUndefined();
+  });
+
+  it('leaves ranges to the schema', () => {
+    expect(parseExpiry('13/34')).toEqual({ exp_month: 13, exp_year: 2034 });
   });
 });
 

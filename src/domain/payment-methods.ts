@@ -43,12 +43,17 @@ const BillingDetails = z.strictObject({
   }).optional(),
 });
 
-/** An expiry as people type it: `MM/YY`, `MM / YYYY`; undefined when it is neither. */
+/**
+ * An expiry as people type it: `MMYY`, `MMYYYY`, or month and year apart by `/`, `-` or a
+ * space (`MM/YY`, `MM / YY`, `MM-YY`, `M/YY`, `MM/YYYY`); undefined for anything else.
+ * Ranges are the schema's to check.
+ */
 export function parseExpiry(text: string): { exp_month: number; exp_year: number } | undefined {
-  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text);
+  // A month of one digit needs its separator: `123` could be 1/23 or 12/3.
+  const match = /^\s*(?:(\d{2})|(\d{1,2})\s*[\s/-]\s*)(\d{2}|\d{4})\s*$/.exec(text);
   if (!match) return undefined;
-  const year = Number(match[2]);
-  return { exp_month: Number(match[1]), exp_year: year < 100 ? 2000 + year : year };
+  const year = Number(match[3]);
+  return { exp_month: Number(match[1] ?? match[2]), exp_year: year < 100 ? 2000 + year : year };
 }
 
 export const PAYMENT_METHOD_TYPES = ['card', 'card_present'] as const;

@@ -1,8 +1,8 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BatchHeader, type ItemResult, Journal, JournalError, parseJournal, readJournal } from './journal.js';
+import { type BatchHeader, type ItemResult, Journal, JournalError, lockFile, parseJournal, readJournal } from './journal.js';
 import type { PastDueSubscription } from './past-due.js';
 
 let dir: string;
@@ -20,18 +20,21 @@ const item = (n: number): PastDueSubscription => ({
   currency: 'usd',
   past_due_since: '2030-01-16T00:00:00Z',
   payment_intent_id: `pi_${n}`,
-  failure_code: 'card_declined',
-  failure_message: 'Your card was declined.',
+  decline_code: 'card_declined',
+  decline_message: 'Your card was declined.',
+  decline_type: 'soft',
+  failed_payment_method_id: `pm_old${n}`,
+  payment_method_changed: true,
 });
 
 const header: BatchHeader = {
   type: 'batch',
-  version: 1,
+  version: 2,
   batch_id: 'batch_test',
   created: '2030-01-16T00:00:00.000Z',
   account: 'acct_1',
   base_url: 'http://127.0.0.1:1',
-  selection: { customer_id: null, only: null },
+  selection: { customer_id: null, only: null, include_unchanged: false },
   items: [item(1), item(2), item(3)],
 };
 
@@ -42,7 +45,8 @@ const result = (n: number, outcome: ItemResult['outcome'] = 'succeeded'): ItemRe
   currency: 'usd',
   outcome,
   status: outcome === 'failed' ? 'past_due' : 'active',
-  reason: outcome === 'failed' ? 'card_declined' : null,
+  decline_code: outcome === 'failed' ? 'card_declined' : null,
+  skip_reason: null,
   message: null,
   payment_intent_id: `pi_new${n}`,
   idempotency_key: `key-${n}`,
@@ -113,6 +117,17 @@ describe('Journal', () => {
     const started = (key: string) => JSON.stringify({ type: 'started', subscription_id: 'sub_1', idempotency_key: key, at: 'x' });
     const text = `${JSON.stringify(header)}\n${started('first')}\n${started('second')}\n`;
     expect(parseJournal(text, 'j').keys.get('sub_1')).toBe('first');
+  });
+
+  it('is locked while open: a second resume is refused naming this process, and may go on once it is closed', async () => {
+    const path = join(dir, 'b.jsonl');
+    const journal = await Journal.create(path, header);
+    await expect(Journal.resume(path)).rejects.toMatchObject({ name: 'LockedError', pid: process.pid });
+    await journal.close();
+    const resumed = await Journal.resume(path);
+    await expect(Journal.resume(path)).rejects.toMatchObject({ name: 'LockedError', pid: process.pid });
+    await resumed.journal.close();
+    expect(existsSync(lockFile(path))).toBe(false);
   });
 
   it('refuses a damaged line before the last, naming it, and a file with no batch line', () => {

@@ -1,7 +1,8 @@
 import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { PastDueSubscription } from './past-due.js';
+import { acquireLock } from './lock.js';
+import { PastDueSubscription, SKIP_REASONS } from './past-due.js';
 
 // The batch journal: one append-only JSON-lines file a batch. Its first line is the
 // batch (who, where, which items, as confirmed); then a `started` line with the
@@ -20,22 +21,25 @@ export const ItemResult = z.object({
   outcome: z.enum(ITEM_OUTCOMES),
   /** The subscription's status after the attempt, when known. */
   status: z.string().nullable(),
-  /** The decline or error code; for a skipped item, why it was skipped. */
-  reason: z.string().nullable(),
+  /** The attempt's decline or error code; for an item skipped by the batch's rule, the decline it was skipped for. */
+  decline_code: z.string().nullable(),
+  skip_reason: z.enum(SKIP_REASONS).nullable(),
   message: z.string().nullable(),
+  /** The attempt's payment intent; for an item skipped by the batch's rule, the failed one. */
   payment_intent_id: z.string().nullable(),
-  idempotency_key: z.string(),
+  /** null when no request was sent. */
+  idempotency_key: z.string().nullable(),
 });
 export type ItemResult = z.infer<typeof ItemResult>;
 
 export const BatchHeader = z.object({
   type: z.literal('batch'),
-  version: z.literal(1),
+  version: z.literal(2),
   batch_id: z.string(),
   created: z.string(),
   account: z.string(),
   base_url: z.string(),
-  selection: z.object({ customer_id: z.string().nullable(), only: z.array(z.string()).nullable() }),
+  selection: z.object({ customer_id: z.string().nullable(), only: z.array(z.string()).nullable(), include_unchanged: z.boolean() }),
   items: z.array(PastDueSubscription),
 });
 export type BatchHeader = z.infer<typeof BatchHeader>;
@@ -100,34 +104,49 @@ export class Journal {
   private constructor(
     readonly path: string,
     private readonly handle: FileHandle,
+    private readonly unlock: () => Promise<void>,
   ) {}
 
-  /** A new journal (never over an existing file), its header durable before it returns. */
+  /** A new journal (never over an existing file), locked, its header durable before it returns. */
   static async create(path: string, header: BatchHeader): Promise<Journal> {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    const handle = await open(path, 'wx', 0o600);
-    const journal = new Journal(path, handle);
-    await journal.append(header);
-    await syncDirectory(dirname(path));
-    return journal;
+    const unlock = await acquireLock(lockFile(path));
+    try {
+      const journal = new Journal(path, await open(path, 'wx', 0o600), unlock);
+      await journal.append(header);
+      await syncDirectory(dirname(path));
+      return journal;
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
   }
 
-  /** Reopens a journal to continue its batch; a torn last line is cut off first. */
+  /**
+   * Reopens a journal to continue its batch, locked against any other process doing the
+   * same (LockedError names the one that holds it); a torn last line is cut off first.
+   */
   static async resume(path: string): Promise<{ journal: Journal; state: JournalState }> {
-    const handle = await open(path, 'r+');
-    let state: JournalState;
+    const unlock = await acquireLock(lockFile(path));
     try {
-      state = parseJournal(await handle.readFile('utf8'), path);
-      const { size } = await handle.stat();
-      if (size > state.wholeLength) {
-        await handle.truncate(state.wholeLength);
-        await handle.sync();
+      const handle = await open(path, 'r+');
+      let state: JournalState;
+      try {
+        state = parseJournal(await handle.readFile('utf8'), path);
+        const { size } = await handle.stat();
+        if (size > state.wholeLength) {
+          await handle.truncate(state.wholeLength);
+          await handle.sync();
+        }
+      } finally {
+        await handle.close();
       }
-    } finally {
-      await handle.close();
+      // Reopened in append mode: every write lands at the end.
+      return { journal: new Journal(path, await open(path, 'a'), unlock), state };
+    } catch (error) {
+      await unlock();
+      throw error;
     }
-    // Reopened in append mode: every write lands at the end.
-    return { journal: new Journal(path, await open(path, 'a')), state };
   }
 
   /** Records the key an item's request is about to be sent with. */
@@ -139,9 +158,11 @@ export class Journal {
     return this.append({ type: 'result', ...result, at: new Date().toISOString() });
   }
 
+  /** Closes the file and releases its lock. */
   async close(): Promise<void> {
     await this.queue;
     await this.handle.close();
+    await this.unlock();
   }
 
   private append(record: object): Promise<void> {
@@ -155,6 +176,9 @@ export class Journal {
     return write;
   }
 }
+
+/** The lock file of a journal: held while a process runs its batch. */
+export const lockFile = (journalPath: string) => `${journalPath}.lock`;
 
 /** Makes a new file's directory entry durable too. */
 async function syncDirectory(dir: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Client } from '../client/client.js';
 import type { ListPage } from '../domain/common.js';
+import { DECLINE_TYPES, declineType } from '../domain/declines.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import { SUBSCRIPTION_STATUSES, type Subscription } from '../domain/subscriptions.js';
 import { eachLimited } from './pool.js';
@@ -21,10 +22,48 @@ export const PastDueSubscription = z.object({
   past_due_since: z.string().nullable(),
   /** The latest generated payment intent and its last_payment_error. */
   payment_intent_id: z.string().nullable(),
-  failure_code: z.string().nullable(),
-  failure_message: z.string().nullable(),
+  decline_code: z.string().nullable(),
+  decline_message: z.string().nullable(),
+  decline_type: z.enum(DECLINE_TYPES).nullable(),
+  /** The payment method the latest failed attempt was made with. */
+  failed_payment_method_id: z.string().nullable(),
+  /** Whether the subscription's payment method is another than the failed attempt's; null when no attempt failed. */
+  payment_method_changed: z.boolean().nullable(),
 });
 export type PastDueSubscription = z.infer<typeof PastDueSubscription>;
+
+export const SKIP_REASONS = ['not_past_due', 'unchanged_soft_decline', 'unchanged_hard_decline'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** Whether a batch retries a subscription, and if not, why. */
+export type BatchDecision = { retry: true; skip_reason: null } | { retry: false; skip_reason: SkipReason };
+
+/**
+ * The batch's rule (spec: retry after the payment method is updated): a past_due
+ * subscription is retried when its payment method changed since its last failed attempt;
+ * with `includeUnchanged` also on an unchanged card whose decline was soft; a hard
+ * decline on an unchanged card never (`pay subscriptions retry` is the one-off override).
+ */
+export function batchDecision(item: PastDueSubscription, options: { includeUnchanged: boolean }): BatchDecision {
+  const skip = (skip_reason: SkipReason): BatchDecision => ({ retry: false, skip_reason });
+  if (item.status !== 'past_due') return skip('not_past_due');
+  // No failed attempt on record: no declined card to protect.
+  if (item.payment_method_changed !== false) return { retry: true, skip_reason: null };
+  if (item.decline_type === 'soft') return options.includeUnchanged ? { retry: true, skip_reason: null } : skip('unchanged_soft_decline');
+  return skip('unchanged_hard_decline');
+}
+
+/** Why a skipped subscription is skipped, in words support staff can act on. */
+export function skipReasonText(reason: SkipReason, item: Pick<PastDueSubscription, 'status' | 'decline_code'>): string {
+  switch (reason) {
+    case 'not_past_due':
+      return `status ${item.status}: nothing to retry`;
+    case 'unchanged_soft_decline':
+      return `payment method unchanged since the soft decline (${item.decline_code}): --include-unchanged retries it`;
+    case 'unchanged_hard_decline':
+      return `payment method unchanged since the hard decline (${item.decline_code}): update it first`;
+  }
+}
 
 export interface PastDueQuery {
   customer?: string | undefined;
@@ -98,7 +137,9 @@ async function withLastFailure(client: OperatorClient, s: Subscription): Promise
     if (!page.has_more || page.data.length === 0) break;
     starting_after = page.data.at(-1)!.id;
   }
-  const error = latest?.status === 'succeeded' ? null : (latest?.last_payment_error ?? null);
+  const failed = latest?.status === 'succeeded' ? undefined : latest;
+  const error = failed?.last_payment_error ?? null;
+  const failedWith = failed === undefined ? null : (error?.payment_method_id ?? failed.payment_method_id);
   return {
     subscription_id: s.id,
     customer_id: s.customer_id,
@@ -108,7 +149,10 @@ async function withLastFailure(client: OperatorClient, s: Subscription): Promise
     currency: s.currency,
     past_due_since: oldestFailed?.created ?? null,
     payment_intent_id: latest?.id ?? null,
-    failure_code: error?.code ?? null,
-    failure_message: error?.message ?? null,
+    decline_code: error?.code ?? null,
+    decline_message: error?.message ?? null,
+    decline_type: error ? declineType(error.code) : null,
+    failed_payment_method_id: failedWith,
+    payment_method_changed: failedWith === null ? null : failedWith !== s.payment_method_id,
   };
 }

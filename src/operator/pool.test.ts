@@ -45,4 +45,20 @@ describe('eachLimited', () => {
     expect(started).toEqual([1, 2]);
     expect(finished).toEqual([2]);
   });
+
+  it('follows a limit that shrinks while running: the workers above it take nothing more', async () => {
+    let limit = 4;
+    let late = 0;
+    let mostLate = 0;
+    const seen: number[] = [];
+    await eachLimited([0, 1, 2, 3, 4, 5, 6, 7], () => limit, async (n) => {
+      if (n === 0) limit = 1;
+      if (n >= 4) mostLate = Math.max(mostLate, ++late);
+      await tick();
+      if (n >= 4) late--;
+      seen.push(n);
+    });
+    expect(seen.sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(mostLate).toBe(1);
+  });
 });

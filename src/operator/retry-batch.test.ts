@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inProcessSandbox } from '../../test/support/in-process.js';
 import { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { ItemResult } from './journal.js';
 import { findPastDue } from './past-due.js';
 import { createBatch, listBatches, openBatch, runRetryBatch } from './retry-batch.js';
@@ -15,6 +16,7 @@ import { createBatch, listBatches, openBatch, runRetryBatch } from './retry-batc
 const GOOD = '4242424242424242';
 const DECLINED = '4000000000000002';
 const NO_FUNDS = '4000000000009995';
+const EXPIRED = '4000000000000069';
 
 let s: Awaited<ReturnType<typeof inProcessSandbox>>;
 let client: Client;
@@ -68,9 +70,9 @@ async function fix(id: string, number = GOOD): Promise<void> {
 const intents = async (id: string): Promise<Array<{ id: string; status: string }>> => (await ok('GET', `/v1/payment-intents?subscription_id=${id}&limit=100`)).data;
 const statusOf = async (id: string): Promise<string> => (await ok('GET', `/v1/subscriptions/${id}`)).status;
 
-async function newBatch(ids?: string[]) {
+async function newBatch(ids?: string[], includeUnchanged = false) {
   const { data } = await findPastDue(client, { only: ids });
-  return createBatch({ dir, account: s.account.id, base_url: client.baseUrl, selection: { customer_id: null, only: ids ?? null }, items: data });
+  return createBatch({ dir, account: s.account.id, base_url: client.baseUrl, selection: { customer_id: null, only: ids ?? null, include_unchanged: includeUnchanged }, items: data });
 }
 
 describe('findPastDue', () => {
@@ -87,10 +89,19 @@ describe('findPastDue', () => {
     expect(all.data.map((p) => p.subscription_id)).not.toContain(active);
     const retried = all.data[1]!;
     const [latest] = await intents(ids[1]!);
-    // Past due since the first failure; the reason is the latest one's.
-    expect(retried).toMatchObject({ status: 'past_due', amount: 1003, currency: 'usd', past_due_since: '2030-01-16T00:00:00Z', payment_intent_id: latest!.id, failure_code: 'insufficient_funds' });
-    expect(retried.failure_message).toContain('insufficient funds');
-    expect(all.data[0]).toMatchObject({ past_due_since: '2030-01-16T00:00:00Z', failure_code: 'card_declined' });
+    // Past due since the first failure; the decline is the latest one's, on the card it was retried with.
+    const method = (await ok('GET', `/v1/subscriptions/${ids[1]}`)).payment_method_id;
+    expect(retried).toMatchObject({
+      status: 'past_due', amount: 1003, currency: 'usd', past_due_since: '2030-01-16T00:00:00Z', payment_intent_id: latest!.id,
+      decline_code: 'insufficient_funds', decline_type: 'soft', failed_payment_method_id: method, payment_method_changed: false,
+    });
+    expect(retried.decline_message).toContain('insufficient funds');
+    expect(all.data[0]).toMatchObject({ past_due_since: '2030-01-16T00:00:00Z', decline_code: 'card_declined', decline_type: 'soft', payment_method_changed: false });
+    // A new card since the failure is a changed payment method.
+    await fix(ids[3]!);
+    const [changed] = (await findPastDue(client, { only: [ids[3]!] })).data;
+    expect(changed).toMatchObject({ decline_code: 'card_declined', payment_method_changed: true });
+    expect(changed!.failed_payment_method_id).not.toBe(changed!.payment_method_id);
 
     const limited = await findPastDue(client, { pageSize: 2, limit: 3 });
     expect(limited.data.map((p) => p.subscription_id)).toEqual(ids.slice(0, 3));
@@ -101,15 +112,15 @@ describe('findPastDue', () => {
     expect((await findPastDue(client, { customer })).data.map((p) => p.subscription_id)).toEqual([ids[2]]);
 
     const only = await findPastDue(client, { only: [active!, ids[2]!, active!] });
-    expect(only.data.map((p) => [p.subscription_id, p.status, p.failure_code])).toEqual([[active, 'active', null], [ids[2], 'past_due', 'card_declined']]);
+    expect(only.data.map((p) => [p.subscription_id, p.status, p.decline_code, p.payment_method_changed])).toEqual([[active, 'active', null, null], [ids[2], 'past_due', 'card_declined', false]]);
   });
 });
 
 describe('runRetryBatch', () => {
-  it('retries each item once: fixed cards pay, the others stay past_due with the decline, all journaled', async () => {
+  it('retries each item with a changed card once, skips the unchanged ones with the reason, all journaled', async () => {
     const ids = await pastDue(4);
     await fix(ids[0]!);
-    await fix(ids[2]!);
+    await fix(ids[2]!, DECLINED);
     const batch = await newBatch();
     const seen: ItemResult[] = [];
     const report = await runRetryBatch({ client, batch, concurrency: 3, onResult: (r) => seen.push(r) });
@@ -117,28 +128,34 @@ describe('runRetryBatch', () => {
     expect(report.error).toBeUndefined();
     expect(report.interrupted).toBe(false);
     expect(report.remaining).toEqual([]);
-    const outcome = Object.fromEntries(report.results.map((r) => [r.subscription_id, [r.outcome, r.status, r.reason]]));
+    const outcome = Object.fromEntries(report.results.map((r) => [r.subscription_id, [r.outcome, r.status, r.decline_code, r.skip_reason]]));
     expect(outcome).toEqual({
-      [ids[0]!]: ['succeeded', 'active', null],
-      [ids[1]!]: ['failed', 'past_due', 'card_declined'],
-      [ids[2]!]: ['succeeded', 'active', null],
-      [ids[3]!]: ['failed', 'past_due', 'card_declined'],
+      [ids[0]!]: ['succeeded', 'active', null, null],
+      [ids[1]!]: ['skipped', 'past_due', 'card_declined', 'unchanged_soft_decline'],
+      [ids[2]!]: ['failed', 'past_due', 'card_declined', null],
+      [ids[3]!]: ['skipped', 'past_due', 'card_declined', 'unchanged_soft_decline'],
     });
     expect(seen.map((r) => r.subscription_id).sort()).toEqual([...ids].sort());
-    for (const id of ids) {
+    for (const id of [ids[0]!, ids[2]!]) {
       const list = await intents(id);
       expect(list).toHaveLength(2);
       expect(report.results.find((r) => r.subscription_id === id)!.payment_intent_id).toBe(list[0]!.id);
+    }
+    // Skipped: no request, the failed intent kept for the record.
+    for (const id of [ids[1]!, ids[3]!]) {
+      const list = await intents(id);
+      expect(list).toHaveLength(1);
+      expect(report.results.find((r) => r.subscription_id === id)).toMatchObject({ payment_intent_id: list[0]!.id, idempotency_key: null, message: expect.stringContaining('--include-unchanged') });
     }
     expect(await statusOf(ids[0]!)).toBe('active');
     expect(await statusOf(ids[1]!)).toBe('past_due');
 
     await batch.journal.close();
     const lines = readFileSync(batch.journal.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.filter((l) => l.type === 'started')).toHaveLength(4);
+    expect(lines.filter((l) => l.type === 'started')).toHaveLength(2);
     expect(lines.filter((l) => l.type === 'result')).toHaveLength(4);
     // Each key was journaled before its result, and the result names the same key.
-    for (const r of report.results) {
+    for (const r of report.results.filter((r) => r.outcome !== 'skipped')) {
       const started = lines.findIndex((l) => l.type === 'started' && l.idempotency_key === r.idempotency_key);
       const done = lines.findIndex((l) => l.type === 'result' && l.subscription_id === r.subscription_id);
       expect(started).toBeGreaterThan(0);
@@ -175,16 +192,59 @@ describe('runRetryBatch', () => {
     expect(report.results[0]!.payment_intent_id).toBe((await intents(ids[0]!))[0]!.id);
   });
 
+  it('with include_unchanged also retries an unchanged card after a soft decline, never after a hard one', async () => {
+    const [hard] = await pastDue(1, { number: EXPIRED });
+    const [soft] = await pastDue(1, { number: NO_FUNDS });
+    const batch = await newBatch(undefined, true);
+    const report = await runRetryBatch({ client, batch, concurrency: 2 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.subscription_id, r.outcome, r.decline_code, r.skip_reason])).toEqual([
+      [soft, 'failed', 'insufficient_funds', null],
+      [hard, 'skipped', 'expired_card', 'unchanged_hard_decline'],
+    ]);
+    expect(await intents(soft!)).toHaveLength(2);
+    expect(await intents(hard!)).toHaveLength(1);
+  });
+
+  it('when the service rate limits, goes on with fewer at once and sends the same retry again with its key', async () => {
+    const ids = await pastDue(4);
+    for (const id of ids) await fix(id);
+    const batch = await newBatch();
+    let limited = 3;
+    const keys = new Map<string, Set<string>>();
+    const busy: typeof client = Object.create(client);
+    busy.call = async <T>(name: Parameters<Client['call']>[0], options: Parameters<Client['call']>[1] = {}): Promise<T> => {
+      if (name === 'subscriptions.retry') {
+        const id = String(options.params?.id);
+        keys.set(id, (keys.get(id) ?? new Set()).add(String(options.idempotencyKey)));
+        if (limited-- > 0) throw new ApiError(429, 'rate_limited', 'Too many requests.');
+      }
+      return client.call<T>(name, options);
+    };
+    const slower: number[] = [];
+    const report = await runRetryBatch({ client: busy, batch, concurrency: 4, onRateLimited: (n) => slower.push(n), rateLimitWait: () => 0 });
+    await batch.journal.close();
+    expect(report.error).toBeUndefined();
+    expect(report.results.map((r) => r.outcome)).toEqual(Array(4).fill('succeeded'));
+    expect(slower[0]).toBe(2);
+    expect(slower.at(-1)).toBe(1);
+    for (const id of ids) {
+      expect(keys.get(id)!.size, 'one key per subscription, however often sent').toBe(1);
+      expect(await intents(id)).toHaveLength(2);
+    }
+  });
+
   it('skips items no longer past_due at retry time, with their status', async () => {
     const ids = await pastDue(2);
     await fix(ids[0]!);
+    await fix(ids[1]!);
     const batch = await newBatch();
     await ok('POST', `/v1/subscriptions/${ids[0]}/retry`);
     await ok('POST', `/v1/subscriptions/${ids[1]}/cancel`);
     const report = await runRetryBatch({ client, batch, concurrency: 4 });
-    expect(report.results.map((r) => [r.outcome, r.status, r.reason])).toEqual([
-      ['skipped', 'active', 'status active'],
-      ['skipped', 'canceled', 'status canceled'],
+    expect(report.results.map((r) => [r.outcome, r.status, r.skip_reason, r.message])).toEqual([
+      ['skipped', 'active', 'not_past_due', 'status active: nothing to retry'],
+      ['skipped', 'canceled', 'not_past_due', 'status canceled: nothing to retry'],
     ]);
     expect(await intents(ids[0]!)).toHaveLength(2);
     expect(await intents(ids[1]!)).toHaveLength(1);

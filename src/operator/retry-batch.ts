@@ -6,16 +6,17 @@ import { randomToken } from '../domain/ids.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import type { Subscription } from '../domain/subscriptions.js';
 import { type BatchHeader, type ItemResult, Journal, type JournalState, readJournal } from './journal.js';
-import type { OperatorClient, PastDueSubscription } from './past-due.js';
+import { batchDecision, type OperatorClient, type PastDueSubscription, type SkipReason, skipReasonText } from './past-due.js';
 import { eachLimited } from './pool.js';
 
-// The past_due batch retry engine. Each item is retried once, through
-// `POST /v1/subscriptions/{id}/retry` with an idempotency key that is in the journal
-// before the request leaves; a batch cut short (crash, Ctrl-C, service unreachable) is
+// The past_due batch retry engine. Each item the batch's rule retries (batchDecision) is
+// retried once, through `POST /v1/subscriptions/{id}/retry` with an idempotency key that
+// is in the journal before the request leaves; a batch cut short (crash, Ctrl-C, service unreachable) is
 // resumed from its journal: items with a result are done, items started without one are
 // sent again with their original key (the service answers what it answered the first
-// time, so nothing is charged twice), the rest are started. No terminal I/O here:
-// progress goes to a callback.
+// time, so nothing is charged twice), the rest are started. Items the rule leaves alone
+// are journaled as skipped with the reason, no request sent. No terminal I/O here:
+// progress goes to callbacks.
 
 export interface OpenBatch {
   journal: Journal;
@@ -40,7 +41,7 @@ export async function createBatch(input: {
   const batch_id = newBatchId();
   const header: BatchHeader = {
     type: 'batch',
-    version: 1,
+    version: 2,
     batch_id,
     created: new Date().toISOString(),
     account: input.account,
@@ -86,6 +87,8 @@ export async function listBatches(dir: string): Promise<BatchSummary[]> {
 export interface BatchReport {
   batch_id: string;
   journal: string;
+  /** Every item of the batch, as selected. */
+  items: PastDueSubscription[];
   /** Every item with a result, earlier runs' included, in the batch's order. */
   results: ItemResult[];
   /** Items without a result: never started, or started and cut short. */
@@ -95,11 +98,13 @@ export interface BatchReport {
   error?: unknown;
 }
 
-export function reportOf(batch: OpenBatch, stop: { interrupted?: boolean; error?: unknown } = {}): BatchReport {
-  const { header, results } = batch.state;
+/** What a journal (at `path`) says of its batch so far. */
+export function reportOf(state: JournalState, path: string, stop: { interrupted?: boolean; error?: unknown } = {}): BatchReport {
+  const { header, results } = state;
   return {
     batch_id: header.batch_id,
-    journal: batch.journal.path,
+    journal: path,
+    items: header.items,
     results: header.items.flatMap((item) => results.get(item.subscription_id) ?? []),
     remaining: header.items.filter((item) => !results.has(item.subscription_id)),
     interrupted: stop.interrupted ?? false,
@@ -110,41 +115,85 @@ export function reportOf(batch: OpenBatch, stop: { interrupted?: boolean; error?
 export interface RunOptions {
   client: OperatorClient;
   batch: OpenBatch;
-  /** Retries running at once. */
+  /** Retries running at once, at most: halved each time the service answers 429 after the client's own retries. */
   concurrency: number;
   /** Aborted: no new item is started; those running finish and are journaled. */
   signal?: AbortSignal | undefined;
   /** Called once an item's result is in the journal. */
   onResult?: (result: ItemResult) => void;
+  /** Called when the service rate limits the batch, with the concurrency it goes on with. */
+  onRateLimited?: (concurrency: number) => void;
   newKey?: () => string;
+  /** How long to wait before sending a rate-limited retry again (its nth time). */
+  rateLimitWait?: (n: number) => number;
 }
+
+/** Times a rate-limited retry is sent again (with its key) before the batch stops, resumable. */
+const RATE_LIMIT_TRIES = 6;
+const rateLimitWait = (n: number) => Math.min(1000 * 2 ** n, 30_000) * (0.5 + Math.random() / 2);
 
 /** Runs (or continues) a batch until every item has a result, or it is stopped. */
 export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
   const { client, batch } = options;
   const { state, journal } = batch;
   const newKey = options.newKey ?? randomUUID;
+  const wait = options.rateLimitWait ?? rateLimitWait;
+  const rule = { includeUnchanged: state.header.selection.include_unchanged };
   const todo = state.header.items.filter((item) => !state.results.has(item.subscription_id));
+  let concurrency = options.concurrency;
 
   const retryOne = async (item: PastDueSubscription): Promise<void> => {
-    let key = state.keys.get(item.subscription_id);
-    if (key === undefined) {
-      key = newKey();
-      await journal.started(item.subscription_id, key);
-      state.keys.set(item.subscription_id, key);
+    const decision = batchDecision(item, rule);
+    let result: ItemResult;
+    if (decision.retry) {
+      let key = state.keys.get(item.subscription_id);
+      if (key === undefined) {
+        key = newKey();
+        await journal.started(item.subscription_id, key);
+        state.keys.set(item.subscription_id, key);
+      }
+      for (let n = 0; ; n++) {
+        try {
+          result = await attempt(client, item, key);
+          break;
+        } catch (error) {
+          if (!(error instanceof ApiError && error.status === 429) || n + 1 >= RATE_LIMIT_TRIES || options.signal?.aborted) throw error;
+          // The service is past its rate: fewer at once, and this one again with its key.
+          if (concurrency > 1) options.onRateLimited?.((concurrency = Math.ceil(concurrency / 2)));
+          await new Promise((resolve) => setTimeout(resolve, wait(n)));
+        }
+      }
+    } else {
+      result = notRetried(item, decision.skip_reason);
     }
-    const result = await attempt(client, item, key);
     await journal.result(result);
     state.results.set(item.subscription_id, result);
     options.onResult?.(result);
   };
 
   try {
-    await eachLimited(todo, options.concurrency, retryOne, () => options.signal?.aborted ?? false);
+    await eachLimited(todo, () => concurrency, retryOne, () => options.signal?.aborted ?? false);
   } catch (error) {
-    return reportOf(batch, { interrupted: options.signal?.aborted, error });
+    return reportOf(state, journal.path, { interrupted: options.signal?.aborted, error });
   }
-  return reportOf(batch, { interrupted: options.signal?.aborted && state.results.size < state.header.items.length });
+  return reportOf(state, journal.path, { interrupted: options.signal?.aborted && state.results.size < state.header.items.length });
+}
+
+/** An item the batch's rule leaves alone: no request, its last decline kept for the record. */
+function notRetried(item: PastDueSubscription, reason: SkipReason): ItemResult {
+  return {
+    subscription_id: item.subscription_id,
+    customer_id: item.customer_id,
+    amount: item.amount,
+    currency: item.currency,
+    outcome: 'skipped',
+    status: item.status,
+    decline_code: item.decline_code,
+    skip_reason: reason,
+    message: skipReasonText(reason, item),
+    payment_intent_id: item.payment_intent_id,
+    idempotency_key: null,
+  };
 }
 
 /**
@@ -156,13 +205,13 @@ async function attempt(client: OperatorClient, item: PastDueSubscription, key: s
   const base = { subscription_id: item.subscription_id, customer_id: item.customer_id, amount: item.amount, currency: item.currency, idempotency_key: key };
   try {
     const subscription = await client.call<Subscription>('subscriptions.retry', { params: { id: item.subscription_id }, idempotencyKey: key });
-    return { ...base, outcome: 'succeeded', status: subscription.status, reason: null, message: null, payment_intent_id: subscription.latest_payment_intent_id ?? null };
+    return { ...base, outcome: 'succeeded', status: subscription.status, decline_code: null, skip_reason: null, message: null, payment_intent_id: subscription.latest_payment_intent_id ?? null };
   } catch (error) {
     if (!(error instanceof ApiError) || [401, 403, 429].includes(error.status) || error.status >= 500) throw error;
     if (error.status === 409 && error.code === 'invalid_state') {
       // No longer past_due (paid, paused, canceled since it was selected): nothing to retry.
       const now = await client.call<Subscription>('subscriptions.get', { params: { id: item.subscription_id } });
-      return { ...base, outcome: 'skipped', status: now.status, reason: `status ${now.status}`, message: error.message, payment_intent_id: null };
+      return { ...base, outcome: 'skipped', status: now.status, decline_code: null, skip_reason: 'not_past_due', message: skipReasonText('not_past_due', { status: now.status, decline_code: null }), payment_intent_id: null };
     }
     const subscription = error.extra.subscription as Pick<Subscription, 'status'> | undefined;
     const intent = error.extra.payment_intent as Pick<PaymentIntent, 'id'> | undefined;
@@ -170,7 +219,8 @@ async function attempt(client: OperatorClient, item: PastDueSubscription, key: s
       ...base,
       outcome: 'failed',
       status: subscription?.status ?? (error.status === 402 ? 'past_due' : null),
-      reason: error.code,
+      decline_code: error.code,
+      skip_reason: null,
       message: error.message,
       payment_intent_id: intent?.id ?? null,
     };

@@ -61,6 +61,8 @@ export async function runningSandbox(dir: string): Promise<SandboxState | undefi
 
 export interface ReadyLine {
   base_url: string;
+  /** A wildcard address it listens on, `0.0.0.0:port` (base_url then uses loopback). */
+  listening?: string;
   account: string;
   pid: number;
 }

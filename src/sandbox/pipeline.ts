@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
-import { ApiError, parseOrThrow } from '../domain/errors.js';
+import { ApiError, clip, parseOrThrow } from '../domain/errors.js';
+import { REDACTED_HEADER, SHOWN_ONCE } from '../domain/secrets.js';
 import type { Account } from './store/accounts.js';
-import { hashBody } from './store/idempotency.js';
 import type { Sandbox } from './sandbox.js';
 import type { ServiceContext } from './services/context.js';
 
@@ -23,18 +23,20 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
- * The request pipeline, one fixed sequence: authenticate → parse → (replay) → act in
- * one transaction → record for idempotency → respond. A rejected request throws before
- * or inside the transaction, so it changes nothing; a declined payment (an ApiError with
- * `commit`) keeps its changes and is replayed like a success. A handler with
- * `ownTransactions` (a long clock advance) commits its own steps: it runs between the
- * replay check and the record, outside a request transaction.
+ * The request pipeline, one fixed sequence: authenticate → rate limit → parse →
+ * (replay) → act in one transaction → record for idempotency → respond. A rejected
+ * request throws before or inside the transaction, so it changes nothing; a declined
+ * payment (an ApiError with `commit`) keeps its changes and is replayed like a success.
+ * A handler with `ownTransactions` (a long clock advance) commits its own steps: it
+ * runs between the replay check and the record, outside a request transaction. A route
+ * that mints a secret names its field in `shownOnce`: the stored response holds a
+ * marker instead, so a replay says the secret was shown once and never shows it again.
  */
 export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined>(
   app: FastifyInstance,
   sandbox: Sandbox,
   name: EndpointName,
-  schemas: { body?: BS; query?: QS; ownTransactions?: boolean },
+  schemas: { body?: BS; query?: QS; ownTransactions?: boolean; shownOnce?: string },
   handler: (ctx: ServiceContext, input: RouteInput<Parsed<BS>, Parsed<QS>>) => unknown,
 ): void {
   const { method, path } = endpoints[name];
@@ -44,25 +46,28 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
     url: fastifyPath(path),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const account = authenticate(sandbox, request);
+      sandbox.rateLimiter?.take(account.id);
+      const body = bodyObject(request.body, name.endsWith('create'));
       const input = {
-        body: (schemas.body ? parseOrThrow(schemas.body, request.body ?? {}) : undefined) as Parsed<BS>,
+        body: (schemas.body ? parseOrThrow(schemas.body, body) : undefined) as Parsed<BS>,
         query: (schemas.query ? parseOrThrow(schemas.query, request.query ?? {}) : undefined) as Parsed<QS>,
         params: request.params as Record<string, string>,
         origin: originOf(request),
       };
-      if (!schemas.body && isWrite(method)) rejectUnexpectedBody(request.body);
+      if (!schemas.body && isWrite(method)) rejectUnexpectedBody(body);
       const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
       const requestPath = request.url.split('?')[0]!;
-      const bodyHash = key === undefined ? '' : hashBody(request.body);
+      const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
 
       const replay = (ctx: ServiceContext): Outcome | undefined => {
         if (key === undefined) return undefined;
         const stored = sandbox.store.idempotency.find(account.id, key);
         if (!stored || Date.parse(ctx.now) - Date.parse(stored.created) >= DAY_MS) return undefined;
         if (stored.method !== method || stored.path !== requestPath || stored.body_hash !== bodyHash) {
-          throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new request.`);
+          throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${clip(key)}' was already used with a different request; use a new key for a new request.`);
         }
-        return { status: stored.status, body: JSON.parse(stored.response) as unknown, replayed: true };
+        const body = JSON.parse(stored.response) as Record<string, unknown>;
+        return { status: stored.status, body, replayed: true, redacted: schemas.shownOnce !== undefined && body[schemas.shownOnce] === SHOWN_ONCE };
       };
       const act = (ctx: ServiceContext): Outcome => {
         const outcome = keepingDeclines(() => handler(ctx, input));
@@ -77,7 +82,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
             path: requestPath,
             body_hash: bodyHash,
             status: outcome.status,
-            response: JSON.stringify(outcome.body),
+            response: JSON.stringify(withoutSecret(outcome.body, schemas.shownOnce)),
             created: ctx.now,
           });
         }
@@ -97,6 +102,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
         });
       }
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      if (outcome.redacted) reply.header(REDACTED_HEADER, schemas.shownOnce!);
       return reply.code(outcome.status).send(outcome.body);
     },
   });
@@ -106,6 +112,14 @@ interface Outcome {
   status: number;
   body: unknown;
   replayed: boolean;
+  /** A replay whose secret was withheld. */
+  redacted?: boolean;
+}
+
+/** The response as stored for replays: the minted secret, if any, replaced by the marker. */
+function withoutSecret(body: unknown, field: string | undefined): unknown {
+  if (field === undefined || !body || typeof body !== 'object' || !(field in body)) return body;
+  return { ...body, [field]: SHOWN_ONCE };
 }
 
 /**
@@ -132,9 +146,27 @@ function headerValue(request: HeaderSource, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function rejectUnexpectedBody(body: unknown): void {
-  if (body && typeof body === 'object' && Object.keys(body).length > 0) {
-    const param = Object.keys(body)[0]!;
+/**
+ * The request's JSON object. No body at all is `{}` (bodiless POSTs such as cancel need not
+ * send one), except for a create, which must say what it creates; `null`, an array or a
+ * scalar is never a body.
+ */
+function bodyObject(body: unknown, required: boolean): object {
+  if (body === undefined) {
+    if (required) throw new ApiError(400, 'parameter_missing', 'Missing the request body: send a JSON object of the fields ({} when none is required).', { param: 'body' });
+    return {};
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    const got = body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`;
+    throw new ApiError(400, 'parameter_invalid', `Invalid body: the request body must be a JSON object, not ${got}.`, { param: 'body' });
+  }
+  return body;
+}
+
+function rejectUnexpectedBody(body: object): void {
+  const keys = Object.keys(body);
+  if (keys.length > 0) {
+    const param = clip(keys[0]!);
     throw new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}. This operation takes no body.`, { param });
   }
 }
@@ -153,7 +185,7 @@ export function authenticate(sandbox: Sandbox, request: HeaderSource): Account {
     throw new ApiError(401, 'account_missing', `No account provided: send the merchant account id in the ${prefix}-account header.`);
   }
   if (accountId !== account.id) {
-    throw new ApiError(403, 'account_mismatch', `The API key does not belong to account '${accountId}'.`);
+    throw new ApiError(403, 'account_mismatch', `The API key does not belong to account '${clip(accountId)}'.`);
   }
   return account;
 }

@@ -1,6 +1,7 @@
 import { TestClock, isoNow } from './clock.js';
 import type { DeliveryTiming } from './events/delivery.js';
 import { ReaderConnections } from './hub/readers.js';
+import { RateLimiter } from './rate-limit.js';
 import { billing } from './services/billing.js';
 import { ServiceContext } from './services/context.js';
 import type { Account } from './store/accounts.js';
@@ -19,6 +20,8 @@ export interface SandboxOptions {
   listenHeartbeatMs?: number | undefined;
   /** How often connected terminal readers are pinged (a silent one goes offline). */
   readerHeartbeatMs?: number | undefined;
+  /** API requests a second per account (429 beyond); no limit when absent. */
+  rateLimit?: number | undefined;
 }
 
 /** The sandbox service without HTTP: store, test clock, and per-request contexts. */
@@ -27,10 +30,12 @@ export class Sandbox {
   readonly clock: TestClock;
   /** Terminal readers connected right now; the reader hub fills it. */
   readonly readers = new ReaderConnections();
+  readonly rateLimiter: RateLimiter | undefined;
 
   constructor(readonly options: SandboxOptions) {
     this.store = new Store(options.db);
     this.clock = new TestClock(this.store);
+    this.rateLimiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
     // Everything that comes due with the test clock is registered here.
     this.clock.register(billing);
   }

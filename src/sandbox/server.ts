@@ -1,5 +1,7 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { ApiError } from '../domain/errors.js';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { ApiError, clip } from '../domain/errors.js';
 import { DEFAULT_DELIVERY_TIMING, DeliveryWorker } from './events/delivery.js';
 import { ListenHub } from './hub/listen.js';
 import { TerminalHub } from './hub/terminal.js';
@@ -8,32 +10,47 @@ import { registerRoutes } from './routes/index.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
 
 export const BODY_LIMIT = 1024 * 1024;
+/** The longest path segment (an id) routed; a longer one is 414. */
+export const MAX_PARAM_LENGTH = 100;
 
 export interface SandboxServer {
   app: FastifyInstance;
   sandbox: Sandbox;
 }
 
-/** Builds the sandbox's HTTP app (no listen()): one error shape for every failure. */
+/**
+ * Builds the sandbox's HTTP app (no listen()): one error shape for every failure, from
+ * whichever layer refuses (node's HTTP parser, the router, the body parser, a route).
+ */
 export async function buildServer(options: SandboxOptions): Promise<SandboxServer> {
   const sandbox = new Sandbox(options);
-  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true });
-
-  // An empty JSON body is an empty object: bodiless POSTs (cancel, pause) need not send `{}`.
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
-    const text = body.toString();
-    if (text.trim() === '') return done(null, {});
-    defaultJson(request, text, done);
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: false,
+    // A request arriving while the sandbox stops gets the error body too (hook below).
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: (error, _request, reply) => send(reply, toApiError(error)),
   });
 
-  app.setErrorHandler((error: FastifyError | ApiError, _request, reply) => {
-    const apiError = toApiError(error);
-    return reply.code(apiError.status).send(apiError.toBody());
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
+    try {
+      done(null, parseJson(body.toString()));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
-  app.setNotFoundHandler((request, reply) => {
-    const error = new ApiError(404, 'route_missing', `No such route: ${request.method} ${request.url.split('?')[0]}.`);
-    return reply.code(404).send(error.toBody());
+
+  const send = (reply: FastifyReply, error: ApiError) => reply.code(error.status).headers(error.headers).send(error.toBody());
+  app.setErrorHandler((error: FastifyError | ApiError, _request, reply) => send(reply, toApiError(error)));
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, new ApiError(404, 'route_missing', `No such route: ${request.method} ${clip(request.url.split('?')[0]!)}.`)),
+  );
+  let closing = false;
+  app.addHook('onRequest', async () => {
+    if (closing) throw new ApiError(503, 'shutting_down', 'The sandbox is stopping; try again once it is started.');
   });
   // One `upgrade` listener; each WebSocket hub claims its path.
   const upgrades = new UpgradeRouter(app);
@@ -47,6 +64,7 @@ export async function buildServer(options: SandboxOptions): Promise<SandboxServe
   });
   // Tunnels, readers and deliveries end before the server closes, the database last.
   app.addHook('preClose', async () => {
+    closing = true;
     listenHub.close();
     terminalHub.close();
     await delivery.stop();
@@ -60,7 +78,29 @@ export async function buildServer(options: SandboxOptions): Promise<SandboxServe
   return { app, sandbox };
 }
 
-/** Failures before a route runs, as the service's error body; `param` is the whole `body`. */
+/**
+ * A JSON body: no bytes is no body (undefined). Parsed with JSON.parse, which makes
+ * `__proto__` an own key, never a prototype; no field is named so, and it is refused as
+ * an unknown parameter rather than called invalid JSON.
+ */
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text, (key, value: unknown) => {
+      if (key === '__proto__') throw new ApiError(400, 'parameter_unknown', 'Received unknown parameter: __proto__. No field of the API is named so.', { param: '__proto__' });
+      return value;
+    });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // V8's message quotes the input: only the position is told back.
+    const at = /position \d+/.exec((error as Error).message)?.[0];
+    throw new ApiError(400, 'invalid_json', `The request body must be valid JSON${at ? ` (the error is at ${at})` : ''}.`, { param: 'body' });
+  }
+  return parsed;
+}
+
+/** Failures before a route runs, as the service's error body, echoing at most a prefix of the input. */
 function toApiError(error: FastifyError | ApiError): ApiError {
   if (error instanceof ApiError) return error;
   const body = { param: 'body' };
@@ -69,12 +109,37 @@ function toApiError(error: FastifyError | ApiError): ApiError {
       return new ApiError(413, 'body_too_large', `The request body must be at most ${BODY_LIMIT} bytes.`, body);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(400, 'unsupported_content_type', 'The request body must be JSON, sent with Content-Type: application/json.', body);
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(400, 'invalid_json', `The request body must be valid JSON: ${error.message.replace(/\.$/, '')}.`, body);
+    case 'FST_ERR_BAD_URL':
+      return new ApiError(400, 'invalid_url', `The URL path is not valid percent-encoding: '${clip(urlOf(error))}'.`);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError(414, 'url_too_long', `A segment of the URL path is longer than ${MAX_PARAM_LENGTH} characters: '${clip(urlOf(error))}'.`);
   }
-  if (error instanceof SyntaxError || error.statusCode === 400) {
-    return new ApiError(400, 'invalid_json', `The request body must be valid JSON: ${error.message.replace(/\.$/, '')}.`, body);
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(400, 'invalid_request', 'The request could not be read: it is not a well-formed HTTP request with a JSON body.');
   }
   return new ApiError(500, 'internal', 'An internal error occurred in the sandbox.');
+}
+
+/** The path a router error names, from its message `'<path>' is …`. */
+const urlOf = (error: FastifyError) => /^'(.*)' is /s.exec(error.message)?.[1] ?? '';
+
+/**
+ * Requests node's HTTP parser refuses before fastify sees them (headers beyond
+ * `maxHeaderSize`, malformed HTTP) get the error body on the raw socket.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const apiError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError(431, 'headers_too_large', `The request line and headers must be at most ${maxHeaderSize} bytes together.`)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError(408, 'request_timeout', 'The request was not received in time.')
+        : new ApiError(400, 'invalid_request', 'The request is not well-formed HTTP/1.1.');
+  if (!socket.writable) return void socket.destroy();
+  const body = JSON.stringify(apiError.toBody());
+  socket.end(
+    `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
 }

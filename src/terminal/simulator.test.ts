@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testSandboxes } from '../../test/support/sandboxes.js';
+import { startTestSandbox, testSandboxes, type TestSandbox } from '../../test/support/sandboxes.js';
 import { until } from '../../test/support/wait.js';
 import { NetworkError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
-import { startTestSandbox, type TestSandbox } from '../sandbox/testing.js';
 import { type Customer, type CustomerAnswer, ReaderSimulator, type SimulatorOptions, type SimulatorSink } from './simulator.js';
 
 type Report = { kind: keyof SimulatorSink; args: unknown[] };

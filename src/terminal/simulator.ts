@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { toApiError } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
+import { serviceUrl } from '../client/url.js';
 import { endpoints } from '../domain/endpoints.js';
 import { ApiError } from '../domain/errors.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
@@ -135,8 +136,7 @@ export class ReaderSimulator {
 
   /** One connection, from opening to closing: whether the reader got registered, and why it ended. */
   private session(): Promise<{ registered: boolean; reason: string }> {
-    const url = new URL(endpoints['terminal_readers.connect'].path, this.options.baseUrl);
-    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    const url = serviceUrl(this.options.baseUrl, endpoints['terminal_readers.connect'].path, { websocket: true });
     return new Promise((resolve) => {
       const ws = new WebSocket(url, { headers: this.options.headers, handshakeTimeout: OPEN_TIMEOUT_MS });
       this.ws = ws;

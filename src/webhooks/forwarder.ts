@@ -69,8 +69,15 @@ export interface ForwarderOptions {
   timeoutMs: number;
   skipVerify: boolean;
   giveUpAfterMs?: number | undefined;
+  /** End the run once nothing happened for this long: no event received or settled, no delivery in flight. */
+  exitAfterIdleMs?: number | undefined;
+  /** End the run once this many events are settled (acknowledged). */
+  maxEvents?: number | undefined;
   sink: ListenSink;
 }
+
+/** Why a run ended: stop() (an interrupt), idle for exitAfterIdleMs, or maxEvents settled. */
+export type RunEnd = 'stopped' | 'idle' | 'max_events';
 
 /** Backoff of one event whose app answered 5xx (or timed out): 0.5 s doubling to 30 s. */
 const EVENT_BACKOFF_MS = { first: 500, max: 30_000 };
@@ -124,6 +131,12 @@ export class Forwarder {
   /** --from holds until this run has a cursor of its own. */
   private from: string | undefined;
   private readonly resumedFrom: string | undefined;
+  private ended: RunEnd = 'stopped';
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** Events acknowledged this run. */
+  private settledCount = 0;
+  /** Per event and target, the last answer when it was not a 2xx; removed once one is. */
+  private readonly failing = new Map<string, DeliveryResult>();
 
   constructor(private readonly options: ForwarderOptions) {
     this.spool = new Spool(options.spoolFile);
@@ -152,13 +165,27 @@ export class Forwarder {
     });
   }
 
-  /** Runs until stop() (resolves) or until the tunnel gives up or is refused (rejects). */
-  async run(): Promise<void> {
+  /**
+   * Runs until stop(), until idle or maxEvents (resolves with why), or until the tunnel
+   * gives up or is refused (rejects).
+   */
+  async run(): Promise<RunEnd> {
     try {
       await this.tunnel.run();
     } finally {
       await this.stop();
     }
+    return this.ended;
+  }
+
+  /** Events acknowledged this run. */
+  get settled(): number {
+    return this.settledCount;
+  }
+
+  /** Deliveries whose last answer was not a 2xx: refused, given up on, or still failing when the run ended. */
+  failures(): DeliveryResult[] {
+    return [...this.failing.values()];
   }
 
   /**
@@ -168,6 +195,7 @@ export class Forwarder {
   stop(): Promise<number> {
     this.stopped ??= (async () => {
       this.stopping = true;
+      clearTimeout(this.idleTimer);
       this.tunnel.stop();
       const flush = setTimeout(() => {
         for (const target of this.targets.values()) target.inFlight?.abort();
@@ -227,7 +255,36 @@ export class Forwarder {
     else if (frame.cursor_source === 'from') sink.notice(`Replaying from ${this.options.from}: ${frame.backlog} events.`);
     const waiting = this.spool.count();
     if (waiting > 0) sink.notice(`${waiting} event${waiting === 1 ? '' : 's'} from an earlier run wait in the spool: delivering them first.`);
-    if (!this.started) this.startForwarding();
+    if (!this.started) {
+      this.startForwarding();
+      this.active();
+    }
+  }
+
+  /** Ends the run for a reason of its own; stop() then flushes as on an interrupt. */
+  private end(reason: RunEnd): void {
+    if (this.stopping || this.ended !== 'stopped') return;
+    this.ended = reason;
+    this.tunnel.stop();
+  }
+
+  /** Something happened: the idle countdown starts again. */
+  private active(): void {
+    const idleMs = this.options.exitAfterIdleMs;
+    if (idleMs === undefined || this.stopping) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      // A delivery still waiting for the app's answer is not idleness.
+      if ([...this.targets.values()].some((target) => target.inFlight)) this.active();
+      else this.end('idle');
+    }, idleMs);
+  }
+
+  private acknowledge(id: string): void {
+    this.tunnel.ack(id);
+    this.settledCount++;
+    this.active();
+    if (this.options.maxEvents !== undefined && this.settledCount >= this.options.maxEvents) this.end('max_events');
   }
 
   private onEvent(event: Event, resend: boolean): void {
@@ -235,7 +292,8 @@ export class Forwarder {
     this.spool.receive(event, targets, { inOrder: !resend });
     if (!resend) this.from = undefined;
     this.options.sink.event(event, targets, resend);
-    if (targets.length === 0) this.tunnel.ack(event.id);
+    this.active();
+    if (targets.length === 0) this.acknowledge(event.id);
     // An app that is down is left to its probe timer, not woken by every new event.
     for (const url of targets) {
       const target = this.targets.get(url);
@@ -293,7 +351,7 @@ export class Forwarder {
       retryIn = backoff(EVENT_BACKOFF_MS, pending.attempts + 1);
       this.spool.retry(pending, at, Date.now() + retryIn);
     }
-    return {
+    const result: DeliveryResult = {
       event_id: pending.event.id,
       event_type: pending.event.type,
       url: target.url,
@@ -304,10 +362,14 @@ export class Forwarder {
       outcome,
       retry_in_ms: retryIn === null ? null : Math.round(retryIn),
     };
+    const key = `${result.event_id} ${result.url}`;
+    if (outcome === 'delivered') this.failing.delete(key);
+    else this.failing.set(key, result);
+    return result;
   }
 
   private finish(pending: Pending): void {
-    if (this.spool.done(pending)) this.tunnel.ack(pending.event.id);
+    if (this.spool.done(pending)) this.acknowledge(pending.event.id);
   }
 
   /** Waits ms (forever when undefined) or until woken by a new event or stop(). */

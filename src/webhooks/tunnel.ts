@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { NetworkError } from '../client/errors.js';
+import { serviceUrl } from '../client/url.js';
 import { toApiError } from '../client/client.js';
 import { endpoints } from '../domain/endpoints.js';
 import type { Event } from '../domain/events.js';
@@ -109,8 +110,7 @@ export class Tunnel {
 
   /** One connection, from opening to closing: whether it became ready, and why it ended. */
   private session(reconnecting: boolean): Promise<{ ready: boolean; reason: string }> {
-    const url = new URL(endpoints.listen.path, this.options.baseUrl);
-    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    const url = serviceUrl(this.options.baseUrl, endpoints.listen.path, { websocket: true });
     for (const [key, value] of Object.entries(this.options.query())) if (value !== undefined) url.searchParams.set(key, value);
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url, { headers: this.options.headers, handshakeTimeout: OPEN_TIMEOUT_MS });

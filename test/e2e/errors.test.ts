@@ -40,7 +40,8 @@ describe('exit codes of a real process (DESIGN.md section 8)', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     }
-  });});
+  });
+});
 
 /** A digest of every row of every table of the sandbox's database file. */
 function databaseDigest(): string {

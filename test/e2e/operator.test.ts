@@ -1,15 +1,20 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PAY_BIN, type SandboxHandle, startSandbox } from './harness.js';
 
-// Support staff's past_due tools against a real sandbox: the list, the batch retry, and
-// its crash safety (kill -9 mid-batch, then --resume: each subscription charged once).
+// Support staff's past_due tools against a real sandbox: the list, the batch retry (only
+// what can succeed), its record (--report), its lock, and its crash safety (kill -9
+// mid-batch, then --resume: each subscription charged once), up to 1,000 at once.
 
 const GOOD = '4242424242424242';
 const DECLINED = '4000000000000002';
 const NO_FUNDS = '4000000000009995';
+const EXPIRED = '4000000000000069';
+const BAD_CVC = '4000000000000127';
 
 let sb: SandboxHandle;
 beforeEach(async () => {
@@ -30,17 +35,17 @@ async function card(customer: string, number: string): Promise<string> {
 }
 
 /**
- * Subscriptions whose first payment, tomorrow, is declined (ids in creation order; lists
- * show them newest first); `cards[i]`, when given, then replaces subscription i's card
- * (the support fix before a retry).
+ * Subscriptions whose first payment, tomorrow, is declined (`declined[i]`, default
+ * card_declined; ids in creation order; lists show them newest first); `cards[i]`, when
+ * given, then replaces subscription i's card (the support fix before a retry).
  */
-async function pastDue(n: number, cards: Array<string | undefined> = []): Promise<string[]> {
+async function pastDue(n: number, cards: Array<string | undefined> = [], declined: string[] = []): Promise<string[]> {
   const today = (await ok('GET', '/v1/test-helpers/clock')).now.slice(0, 10);
   const anchor = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
   const subs: Array<{ id: string; customer_id: string }> = [];
   for (let i = 0; i < n; i++) {
     const customer = (await ok('POST', '/v1/customers', { email: `past-due-${i}@example.com` })).id;
-    const pm = await card(customer, DECLINED);
+    const pm = await card(customer, declined[i] ?? DECLINED);
     subs.push(await ok('POST', '/v1/subscriptions', { customer_id: customer, payment_method_id: pm, price: 1500 + i, billing_cycle_anchor: anchor, interval_unit: 'month', interval_count: 1 }));
   }
   await ok('POST', '/v1/test-helpers/clock/advance', { days: 1 });
@@ -52,54 +57,85 @@ async function pastDue(n: number, cards: Array<string | undefined> = []): Promis
   return subs.map((s) => s.id);
 }
 
-const intents = async (id: string): Promise<Array<{ id: string; status: string }>> => (await ok('GET', `/v1/payment-intents?subscription_id=${id}&limit=100`)).data;
+const intents = async (id: string): Promise<Array<{ id: string; status: string; last_payment_error: { code: string } | null }>> => (await ok('GET', `/v1/payment-intents?subscription_id=${id}&limit=100`)).data;
 const statusOf = async (id: string): Promise<string> => (await ok('GET', `/v1/subscriptions/${id}`)).status;
 
 function journalLines(): Array<Record<string, any>> {
   const dir = join(sb.configDir, 'batches');
-  const files = readdirSync(dir);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
   expect(files).toHaveLength(1);
   return readFileSync(join(dir, files[0]!), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
-/** Starts a batch of `pay` and stops it (signal) once its first item has succeeded. */
-async function cutShort(args: string[], signal: 'SIGKILL' | 'SIGINT') {
+/** Starts a batch of `pay` (args) and, once stderr matches `when`, calls `then` with the process. */
+async function batchUntil(args: string[], when: RegExp, then: (child: ReturnType<typeof execa>, stderr: string) => Promise<void> | void) {
   const child = execa(process.execPath, [PAY_BIN, ...args], { env: sb.env, extendEnv: false, reject: false, stdin: 'ignore' });
   let stderr = '';
-  let sent = false;
+  let acted: Promise<void> | undefined;
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
-    if (!sent && /^✓ sub_/m.test(stderr)) {
-      sent = true;
-      child.kill(signal);
-    }
+    if (!acted && when.test(stderr)) acted = Promise.resolve(then(child, stderr));
   });
   const result = await child;
-  return { exitCode: result.exitCode, signal: result.signal, stderr, stdout: String(result.stdout) };
+  await acted;
+  return { exitCode: result.exitCode, signal: result.signal, stderr, stdout: String(result.stdout), pid: child.pid! };
 }
 
+/**
+ * Runs `pay`, its stdout to a file: a large --json output through a pipe can be cut
+ * short at exit (the process exits before an asynchronous pipe drains).
+ */
+async function payToFile(args: string[]): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  const out = join(sb.configDir, `stdout-${Math.random().toString(36).slice(2)}.txt`);
+  const fd = openSync(out, 'w');
+  try {
+    // The file itself is the child's stdout (no pipe in between): its writes are synchronous.
+    const child = spawn(process.execPath, [PAY_BIN, ...args], { env: sb.env as NodeJS.ProcessEnv, stdio: ['ignore', fd, 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [exitCode] = (await once(child, 'close')) as [number | null];
+    return { exitCode, stdout: readFileSync(out, 'utf8'), stderr };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A CSV file as rows of fields (the report quotes nothing here: ids and codes only). */
+const csvRows = (path: string) => readFileSync(path, 'utf8').split('\r\n').filter(Boolean).map((line) => line.split(','));
+
 describe('pay subscriptions past-due', () => {
-  it('lists past_due subscriptions with why their last payment failed and since when', async () => {
+  it('lists past_due subscriptions with the decline, soft or hard, whether the card changed, and what a batch would do', async () => {
     const [fresh] = await pastDue(1, [GOOD]);
     await ok('POST', `/v1/subscriptions/${fresh}/retry`);
-    const ids = (await pastDue(3)).reverse();
+    const ids = (await pastDue(3, [GOOD, undefined, undefined], [DECLINED, NO_FUNDS, EXPIRED])).reverse();
 
     const all = await sb.json(['subscriptions', 'past-due', '--all']);
     expect(all).toMatchObject({ object: 'list', has_more: false });
     expect(all.data.map((p: any) => p.subscription_id)).toEqual(ids);
-    const [latest] = await intents(ids[0]!);
-    expect(all.data[0]).toEqual({
-      subscription_id: ids[0],
+    const [latest] = await intents(ids[2]!);
+    expect(all.data[2]).toEqual({
+      subscription_id: ids[2],
       customer_id: expect.stringMatching(/^cus_/),
       payment_method_id: expect.stringMatching(/^pm_/),
       status: 'past_due',
-      amount: 1502,
+      amount: 1500,
       currency: 'usd',
       past_due_since: '2030-01-17T00:00:00Z',
       payment_intent_id: latest!.id,
-      failure_code: 'card_declined',
-      failure_message: expect.stringContaining('declined'),
+      decline_code: 'card_declined',
+      decline_message: expect.stringContaining('declined'),
+      decline_type: 'soft',
+      failed_payment_method_id: expect.stringMatching(/^pm_/),
+      payment_method_changed: true,
+      retry: true,
+      skip_reason: null,
     });
+    expect(all.data[2].failed_payment_method_id).not.toBe(all.data[2].payment_method_id);
+    expect(all.data.map((p: any) => [p.decline_code, p.decline_type, p.payment_method_changed, p.retry, p.skip_reason])).toEqual([
+      ['expired_card', 'hard', false, false, 'unchanged_hard_decline'],
+      ['insufficient_funds', 'soft', false, false, 'unchanged_soft_decline'],
+      ['card_declined', 'soft', true, true, null],
+    ]);
 
     const limited = await sb.json(['subscriptions', 'past-due', '--limit', '2']);
     expect(limited.data).toHaveLength(2);
@@ -109,146 +145,275 @@ describe('pay subscriptions past-due', () => {
 
     const piped = await sb.pay(['subscriptions', 'past-due']);
     expect(piped.exitCode).toBe(0);
-    expect(piped.stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(ids);
-    expect(piped.stdout).toContain('\tcard_declined');
+    const rows = piped.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(rows.map((r) => r[0])).toEqual(ids);
+    expect(rows.map((r) => r.slice(5))).toEqual([
+      ['expired_card', 'hard', 'no', 'skip: unchanged_hard_decline'],
+      ['insufficient_funds', 'soft', 'no', 'skip: unchanged_soft_decline'],
+      ['card_declined', 'soft', 'yes', 'retry'],
+    ]);
     expect((await sb.pay(['subscriptions', 'past-due', '--limit', '2', '--all'])).exitCode).toBe(2);
   });
 });
 
 describe('pay subscriptions retry-past-due', () => {
-  it('retries the batch once: fixed cards pay, the rest stay past_due (exit 8), each item journaled', async () => {
-    const ids = await pastDue(4, [GOOD, undefined, NO_FUNDS, GOOD]);
-    const before = await Promise.all(ids.map(async (id) => (await intents(id)).length));
-    expect(before).toEqual([1, 1, 1, 1]);
+  it('retries only what changed since the decline; --include-unchanged adds the soft declines; a re-run charges nothing; the CSV tells each one', async () => {
+    // 6 whose card was replaced, 3 unchanged after a soft decline, 3 unchanged after a hard one.
+    const firstCards = [DECLINED, NO_FUNDS, EXPIRED, BAD_CVC, DECLINED, NO_FUNDS, DECLINED, NO_FUNDS, DECLINED, EXPIRED, BAD_CVC, EXPIRED];
+    const ids = await pastDue(12, Array(6).fill(GOOD), firstCards);
+    const updated = ids.slice(0, 6);
+    const soft = ids.slice(6, 9);
+    const hard = ids.slice(9);
+    const counts = async () => Object.fromEntries(await Promise.all(ids.map(async (id) => [id, (await intents(id)).length])));
+    const expectIntents = async (n: (id: string) => number) => expect(await counts()).toEqual(Object.fromEntries(ids.map((id) => [id, n(id)])));
+    await expectIntents(() => 1);
 
+    const dry = await sb.pay(['subscriptions', 'retry-past-due', '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const decided = Object.fromEntries(dry.stdout.trim().split('\n').map((l) => l.split('\t')).map((r) => [r[0], r.at(-1)]));
+    expect(decided).toEqual(Object.fromEntries([
+      ...updated.map((id) => [id, 'retry']),
+      ...soft.map((id) => [id, 'skip: unchanged_soft_decline']),
+      ...hard.map((id) => [id, 'skip: unchanged_hard_decline']),
+    ]));
+    expect(dry.stderr).toContain('Dry run: 6 of 12 subscriptions would be retried');
+    expect(dry.stderr).toContain('6 skipped (3 unchanged_hard_decline, 3 unchanged_soft_decline)');
+    const dryAll = await sb.json(['subscriptions', 'retry-past-due', '--dry-run', '--include-unchanged']);
+    expect(dryAll.data.filter((r: any) => r.retry).map((r: any) => r.subscription_id).sort()).toEqual([...updated, ...soft].sort());
+    await expectIntents(() => 1);
+
+    // The default batch: exactly the 6 updated, nothing else charged, exit 0.
+    const report = join(sb.configDir, 'batch.csv');
+    const first = await sb.pay(['subscriptions', 'retry-past-due', '--yes', '--json', '--report', report]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const batch = JSON.parse(first.stdout);
+    expect(batch).toMatchObject({ object: 'retry_batch', status: 'finished', counts: { succeeded: 6, failed: 0, skipped: 6, remaining: 0 } });
+    await expectIntents((id) => (updated.includes(id) ? 2 : 1));
+    for (const id of updated) expect(await statusOf(id)).toBe('active');
+
+    // The record: all 12, in the batch's order (newest first), with the right reasons.
+    const [head, ...rows] = csvRows(report);
+    expect(head).toEqual(['subscription_id', 'customer_id', 'amount', 'currency', 'outcome', 'decline_code', 'payment_intent_id', 'skip_reason']);
+    expect(rows.map((r) => r[0])).toEqual([...ids].reverse());
+    const byId = new Map(rows.map((r) => [r[0]!, r]));
+    for (const [i, id] of ids.entries()) {
+      const [latest, before] = await intents(id);
+      const row = byId.get(id)!;
+      expect(row.slice(1, 4)).toEqual([expect.stringMatching(/^cus_/), String(1500 + i), 'usd']);
+      if (updated.includes(id)) expect(row.slice(4)).toEqual(['succeeded', '', latest!.id, '']);
+      else expect(row.slice(4)).toEqual(['skipped', latest!.last_payment_error!.code, latest!.id, soft.includes(id) ? 'unchanged_soft_decline' : 'unchanged_hard_decline']);
+      if (!updated.includes(id)) expect(before).toBeUndefined();
+    }
+    expect(rows.filter((r) => r[7] === 'unchanged_hard_decline').map((r) => r[5]).sort()).toEqual(['expired_card', 'expired_card', 'incorrect_cvc']);
+
+    // --include-unchanged: the 3 soft declines too (they fail again: exit 8), never the hard ones.
+    const second = await sb.pay(['subscriptions', 'retry-past-due', '--include-unchanged', '--yes', '--json']);
+    expect(second.exitCode, second.stderr).toBe(8);
+    expect(JSON.parse(second.stdout).counts).toEqual({ succeeded: 0, failed: 3, skipped: 3, remaining: 0 });
+    await expectIntents((id) => (hard.includes(id) ? 1 : 2));
+
+    // A re-run: nothing changed since, so nothing is charged.
+    const third = await sb.pay(['subscriptions', 'retry-past-due', '--yes', '--json']);
+    expect(third.exitCode, third.stderr).toBe(0);
+    expect(JSON.parse(third.stdout).counts).toEqual({ succeeded: 0, failed: 0, skipped: 6, remaining: 0 });
+    await expectIntents((id) => (hard.includes(id) ? 1 : 2));
+
+    // Yesterday's batch, reported again from its journal.
+    const again = join(sb.configDir, 'again.csv');
+    const reported = await sb.pay(['subscriptions', 'retry-past-due', '--resume', batch.id, '--report', again]);
+    expect(reported.exitCode, reported.stderr).toBe(0);
+    expect(reported.stderr).toContain('already finished');
+    expect(readFileSync(again, 'utf8')).toBe(readFileSync(report, 'utf8'));
+    await expectIntents((id) => (hard.includes(id) ? 1 : 2));
+  });
+
+  it('a failed retry exits 8; each item journaled, its key before its result', async () => {
+    const ids = await pastDue(4, [GOOD, undefined, NO_FUNDS, GOOD]);
     const unconfirmed = await sb.pay(['subscriptions', 'retry-past-due']);
     expect(unconfirmed.exitCode).toBe(2);
     expect(unconfirmed.stderr).toContain('--yes');
-    const dry = await sb.pay(['subscriptions', 'retry-past-due', '--dry-run']);
-    expect(dry.exitCode).toBe(0);
-    expect(dry.stdout.trim().split('\n')).toHaveLength(4);
-    expect(dry.stderr).toContain('Nothing was charged');
-    for (const id of ids) expect(await intents(id)).toHaveLength(1);
     expect(() => readdirSync(join(sb.configDir, 'batches'))).toThrow();
 
     const run = await sb.pay(['subscriptions', 'retry-past-due', '--yes', '--json']);
     expect(run.exitCode, run.stderr).toBe(8);
     const batch = JSON.parse(run.stdout);
-    expect(batch).toMatchObject({ object: 'retry_batch', status: 'finished', counts: { succeeded: 2, failed: 2, skipped: 0, remaining: 0 }, remaining: [] });
-    const byId = Object.fromEntries(batch.items.map((r: any) => [r.subscription_id, [r.outcome, r.status, r.reason]]));
+    expect(batch).toMatchObject({ object: 'retry_batch', status: 'finished', counts: { succeeded: 2, failed: 1, skipped: 1, remaining: 0 }, remaining: [] });
+    const byId = Object.fromEntries(batch.items.map((r: any) => [r.subscription_id, [r.outcome, r.status, r.decline_code, r.skip_reason]]));
     expect(byId).toEqual({
-      [ids[0]!]: ['succeeded', 'active', null],
-      [ids[1]!]: ['failed', 'past_due', 'card_declined'],
-      [ids[2]!]: ['failed', 'past_due', 'insufficient_funds'],
-      [ids[3]!]: ['succeeded', 'active', null],
+      [ids[0]!]: ['succeeded', 'active', null, null],
+      [ids[1]!]: ['skipped', 'past_due', 'card_declined', 'unchanged_soft_decline'],
+      [ids[2]!]: ['failed', 'past_due', 'insufficient_funds', null],
+      [ids[3]!]: ['succeeded', 'active', null, null],
     });
-    expect(run.stderr).toMatch(new RegExp(`^✓ ${ids[0]} active`, 'm'));
-    expect(run.stderr).toMatch(new RegExp(`^✗ ${ids[2]} past_due: insufficient_funds`, 'm'));
-    expect(run.stderr).toContain('2 of 4 subscriptions failed');
+    expect(run.stderr).toContain('Progress: 4 of 4 done (2 succeeded, 1 failed, 1 skipped).');
+    expect(run.stderr).toContain('1 of 4 subscriptions failed');
     expect(await Promise.all(ids.map(statusOf))).toEqual(['active', 'past_due', 'past_due', 'active']);
-    for (const id of ids) expect(await intents(id)).toHaveLength(2);
+    expect(await Promise.all(ids.map(async (id) => (await intents(id)).length))).toEqual([2, 1, 2, 2]);
 
     const lines = journalLines();
-    expect(lines[0]).toMatchObject({ type: 'batch', batch_id: batch.id, account: sb.account, items: expect.any(Array) });
+    expect(lines[0]).toMatchObject({ type: 'batch', version: 2, batch_id: batch.id, account: sb.account, selection: { include_unchanged: false }, items: expect.any(Array) });
     expect(batch.journal).toBe(join(sb.configDir, 'batches', `${batch.id}.jsonl`));
-    for (const item of batch.items) {
+    for (const item of batch.items.filter((r: any) => r.outcome !== 'skipped')) {
       const started = lines.findIndex((l) => l.type === 'started' && l.subscription_id === item.subscription_id);
       const result = lines.findIndex((l) => l.type === 'result' && l.subscription_id === item.subscription_id);
       expect(started).toBeGreaterThan(0);
       expect(result).toBeGreaterThan(started);
       expect(lines[started]!.idempotency_key).toBe(item.idempotency_key);
     }
+    expect(lines.some((l) => l.type === 'started' && l.subscription_id === ids[1])).toBe(false);
+    expect(readdirSync(join(sb.configDir, 'batches')).filter((f) => f.endsWith('.lock'))).toEqual([]);
   });
 
-  it('a batch of skipped items only exits 0: what is no longer past_due is left alone', async () => {
+  it('a batch of skipped items only exits 0: what is no longer past_due is left alone; nothing to resume exits 0', async () => {
+    const nothing = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--yes', '--json']);
+    expect(nothing.exitCode, nothing.stderr).toBe(0);
+    expect(nothing.stderr).toContain('Nothing to resume');
+    expect(JSON.parse(nothing.stdout)).toMatchObject({ object: 'retry_batch', id: null });
+
     const ids = await pastDue(2, [GOOD, GOOD]);
     await ok('POST', `/v1/subscriptions/${ids[0]}/retry`);
     await ok('POST', `/v1/subscriptions/${ids[1]}/cancel`);
     const journal = join(sb.configDir, 'support-batch.jsonl');
     const run = await sb.pay(['subscriptions', 'retry-past-due', '--only', ids.join(','), '--journal', journal, '--yes']);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stderr).toContain(`- ${ids[0]} skipped: status active`);
-    expect(run.stderr).toContain(`- ${ids[1]} skipped: status canceled`);
-    expect(run.stdout).toMatch(new RegExp(`^${ids[1]}\\t.*\\tskipped\\tcanceled`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^${ids[0]}\\t.*\\tskipped\\tactive\\t\\tnot_past_due\\t`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^${ids[1]}\\t.*\\tskipped\\tcanceled\\t`, 'm'));
     expect(await intents(ids[0]!)).toHaveLength(2);
     expect(await intents(ids[1]!)).toHaveLength(1);
 
     // The journal went where it was told; resuming a finished batch sends nothing.
-    expect(readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).type)).toEqual(['batch', 'started', 'started', 'result', 'result']);
+    expect(readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).type)).toEqual(['batch', 'result', 'result']);
     const finished = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--journal', journal, '--yes', '--json']);
     expect(finished.exitCode, finished.stderr).toBe(0);
     expect(finished.stderr).toContain('already finished');
     expect(JSON.parse(finished.stdout).counts).toEqual({ succeeded: 0, failed: 0, skipped: 2, remaining: 0 });
     expect((await sb.pay(['subscriptions', 'retry-past-due', '--journal', journal, '--only', ids[0]!, '--yes'])).exitCode).toBe(2);
 
-    const nothing = await sb.pay(['subscriptions', 'retry-past-due', '--yes', '--json']);
-    expect(nothing.exitCode).toBe(0);
-    expect(JSON.parse(nothing.stdout)).toMatchObject({ object: 'retry_batch', id: null, counts: { succeeded: 0, failed: 0, skipped: 0, remaining: 0 } });
+    const none = await sb.pay(['subscriptions', 'retry-past-due', '--yes', '--json']);
+    expect(none.exitCode).toBe(0);
+    expect(JSON.parse(none.stdout)).toMatchObject({ object: 'retry_batch', id: null, counts: { succeeded: 0, failed: 0, skipped: 0, remaining: 0 } });
+    const missing = await sb.pay(['subscriptions', 'retry-past-due', '--yes', '--report', join(sb.configDir, 'no-such-dir', 'r.csv')]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('Invalid --report');
   });
 
   it('at a TTY shows the batch and asks first: no charges unless confirmed', async () => {
-    const ids = await pastDue(2, [GOOD, undefined]);
-    const question = 'Retry these 2 subscriptions, charging up to 3001 usd?';
+    const ids = await pastDue(3, [GOOD, undefined, NO_FUNDS]);
+    const question = 'Retry these 2 subscriptions, charging up to 3002 usd?';
     const declined = await sb.atTTY(['subscriptions', 'retry-past-due'], [[question, 'n\r']]);
     expect(declined.unanswered).toEqual([]);
     expect(declined.exitCode, declined.screen).toBe(130);
-    for (const id of ids) expect(declined.screen).toContain(id);
-    expect(declined.screen).toContain('card_declined');
+    for (const id of [ids[0]!, ids[2]!]) expect(declined.screen).toContain(id);
+    expect(declined.screen).toContain('1 skipped (1 unchanged_soft_decline): not charged.');
     expect(declined.screen).toContain('Nothing was charged');
     for (const id of ids) expect(await intents(id)).toHaveLength(1);
 
     const confirmed = await sb.atTTY(['subscriptions', 'retry-past-due'], [[question, 'y\r']]);
     expect(confirmed.exitCode, confirmed.screen).toBe(8);
+    expect(confirmed.screen).toMatch(/\[#{30}\] 3\/3 {2}1 succeeded, 1 failed, 1 skipped/);
     expect(confirmed.screen).toMatch(/SUBSCRIPTION +CUSTOMER +AMOUNT +RESULT/);
-    expect(await Promise.all(ids.map(statusOf))).toEqual(['active', 'past_due']);
-  });
-
-  it('killed mid-batch (kill -9), then --resume: every subscription is retried exactly once', async () => {
-    const ids = await pastDue(12, Array(12).fill(GOOD));
-    const killed = await cutShort(['subscriptions', 'retry-past-due', '--yes', '--concurrency', '1'], 'SIGKILL');
-    expect(killed.signal).toBe('SIGKILL');
-    const atCrash = journalLines();
-    const done = atCrash.filter((l) => l.type === 'result').length;
-    expect(done).toBeGreaterThanOrEqual(1);
-    expect(done, 'the kill should land mid-batch').toBeLessThan(12);
-
-    const resumed = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--yes', '--json']);
-    expect(resumed.exitCode, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain(`${12 - done} of 12 subscriptions left`);
-    const batch = JSON.parse(resumed.stdout);
-    expect(batch.counts).toEqual({ succeeded: 12, failed: 0, skipped: 0, remaining: 0 });
-    // One declined first payment and one retry each: nothing charged twice.
-    for (const id of ids) {
-      expect((await intents(id)).map((pi) => pi.status)).toEqual(['succeeded', 'requires_payment_method']);
-      expect(await statusOf(id)).toBe('active');
-    }
-    // Items started before the crash were sent again with their original keys.
-    const keys = new Map(atCrash.filter((l) => l.type === 'started').map((l) => [l.subscription_id, l.idempotency_key]));
-    for (const item of batch.items) if (keys.has(item.subscription_id)) expect(item.idempotency_key).toBe(keys.get(item.subscription_id));
-    const after = journalLines();
-    expect(after.filter((l) => l.type === 'result')).toHaveLength(12);
-    expect(new Set(after.filter((l) => l.type === 'started').map((l) => l.subscription_id)).size).toBe(12);
-
-    const again = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--yes']);
-    expect(again.exitCode).toBe(2);
-    expect(again.stderr).toContain('No unfinished batch');
+    expect(await Promise.all(ids.map(statusOf))).toEqual(['active', 'past_due', 'past_due']);
   });
 
   it('Ctrl-C finishes the retry in flight, journals it, exits 130, and the batch resumes', async () => {
     const ids = await pastDue(12, Array(12).fill(GOOD));
-    const stopped = await cutShort(['subscriptions', 'retry-past-due', '--yes', '--concurrency', '1'], 'SIGINT');
+    const stopped = await batchUntil(['subscriptions', 'retry-past-due', '--yes', '--concurrency', '1', '--verbose'], /^< 200 POST \/v1\/subscriptions\/sub_\w+\/retry/m, (child) => void child.kill('SIGINT'));
     expect(stopped.exitCode).toBe(130);
     const batchId = /Batch (batch_\w+)/.exec(stopped.stderr)![1]!;
     expect(stopped.stderr).toContain(`--resume ${batchId}`);
     const lines = journalLines();
     const started = lines.filter((l) => l.type === 'started').length;
     const results = lines.filter((l) => l.type === 'result').length;
+    expect(results).toBeGreaterThanOrEqual(1);
     expect(results).toBeLessThan(12);
     expect(results, 'every retry sent was finished and journaled').toBe(started);
-    expect((stopped.stderr.match(/^✓ /gm) ?? []).length).toBe(results);
 
     const resumed = await sb.pay(['subscriptions', 'retry-past-due', '--resume', batchId, '--yes']);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     for (const id of ids) expect(await intents(id)).toHaveLength(2);
   });
+});
+
+describe('retry-past-due at scale', () => {
+  /** The account's payment intents, every page. */
+  async function allIntents(): Promise<Array<{ id: string; status: string; subscription_id: string | null }>> {
+    const all = [];
+    let after = '';
+    for (;;) {
+      const page = await ok('GET', `/v1/payment-intents?limit=100${after ? `&starting_after=${after}` : ''}`);
+      all.push(...page.data);
+      if (!page.has_more) return all;
+      after = page.data.at(-1).id;
+    }
+  }
+
+  /** Runs `task` over `items`, `limit` at a time. */
+  async function limited<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+    const out: R[] = new Array(items.length);
+    let next = 0;
+    await Promise.all(Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await task(items[i]!);
+      }
+    }));
+    return out;
+  }
+
+  it('1,000 past_due in one batch: listed page by page, killed (kill -9) midway, locked against a second resume, resumed: each charged once', async () => {
+    const N = 1000;
+    // One customer with a declining card and a good one: 1,000 subscriptions declined at
+    // one clock advance, then each given the good card (the support fix).
+    const customer = (await ok('POST', '/v1/customers', { email: 'many@example.com' })).id;
+    const declining = await card(customer, DECLINED);
+    const good = await card(customer, GOOD);
+    const anchor = '2030-01-16';
+    const subs: string[] = await limited(Array.from({ length: N }, (_, i) => i), 16, async (i) =>
+      (await ok('POST', '/v1/subscriptions', { customer_id: customer, payment_method_id: declining, price: 100 + i, billing_cycle_anchor: anchor, interval_unit: 'month', interval_count: 1 })).id);
+    await ok('POST', '/v1/test-helpers/clock/advance', { to: anchor });
+    await limited(subs, 16, (id) => ok('POST', `/v1/subscriptions/${id}`, { payment_method_id: good }));
+
+    const list = await payToFile(['subscriptions', 'past-due', '--all', '--json']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    const listed = JSON.parse(list.stdout);
+    expect(listed.data).toHaveLength(N);
+    expect(new Set(listed.data.map((p: any) => p.subscription_id))).toEqual(new Set(subs));
+    expect(listed.data.every((p: any) => p.retry && p.payment_method_changed && p.decline_code === 'card_declined')).toBe(true);
+
+    // Stopped (SIGSTOP) once 100 are done: a second resume of its batch is refused, naming it.
+    let second: Awaited<ReturnType<SandboxHandle['pay']>> | undefined;
+    const killed = await batchUntil(['subscriptions', 'retry-past-due', '--yes', '--concurrency', '8'], /^Progress: 100 of 1000 done/m, async (child, stderr) => {
+      child.kill('SIGSTOP');
+      const batchId = /Batch (batch_\w+)/.exec(stderr)![1]!;
+      second = await sb.pay(['subscriptions', 'retry-past-due', '--resume', batchId, '--yes']);
+      child.kill('SIGKILL');
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    expect(second!.exitCode, second!.stderr).toBe(5);
+    expect(second!.stderr).toContain(`process ${killed.pid}`);
+    const atCrash = journalLines();
+    const done = atCrash.filter((l) => l.type === 'result').length;
+    expect(done).toBeGreaterThanOrEqual(100);
+    expect(done, 'the kill should land mid-batch').toBeLessThan(N);
+
+    // The lock of the killed process is stale: the resume takes it over and finishes.
+    const resumed = await payToFile(['subscriptions', 'retry-past-due', '--resume', '--yes', '--json']);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`${N - done} of ${N} subscriptions left`);
+    expect(resumed.stderr).toContain(`Progress: ${N} of ${N} done (${N} succeeded, 0 failed, 0 skipped).`);
+    // One line per 100 in scripts: from the first hundred after the crash on, and the end.
+    expect(resumed.stderr.match(/^Progress: /gm)).toHaveLength(Math.floor(N / 100) - Math.floor(done / 100));
+    expect(JSON.parse(resumed.stdout).counts).toEqual({ succeeded: N, failed: 0, skipped: 0, remaining: 0 });
+
+    // Each subscription: its declined first payment and exactly one retry that paid.
+    const perSubscription = new Map<string, string[]>();
+    for (const pi of await allIntents()) perSubscription.set(pi.subscription_id!, [...(perSubscription.get(pi.subscription_id!) ?? []), pi.status]);
+    expect(perSubscription.size).toBe(N);
+    for (const id of subs) expect(perSubscription.get(id)!.sort()).toEqual(['requires_payment_method', 'succeeded']);
+    expect((await ok('GET', '/v1/subscriptions?status=past_due')).data).toEqual([]);
+
+    const nothing = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--yes']);
+    expect(nothing.exitCode).toBe(0);
+    expect(nothing.stderr).toContain('Nothing to resume');
+  }, 180_000);
 });

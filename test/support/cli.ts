@@ -7,7 +7,7 @@ import { main } from '../../src/cli/main.js';
 import { SANDBOX_PROFILE } from '../../src/config/profile.js';
 import { ProfileStore } from '../../src/config/store.js';
 import { writeState } from '../../src/sandbox/daemon.js';
-import { startTestSandbox, type TestSandbox } from '../../src/sandbox/testing.js';
+import { startTestSandbox, type TestSandbox } from './sandboxes.js';
 
 /*
  * Commands run in this process (gh's pattern of a command with a test IO): `main(argv,

@@ -111,16 +111,28 @@ export class IO {
     if (unknown !== undefined) throw new UsageError(`Unknown --json field '${unknown}': choose from ${known.join(', ')}.`);
   }
 
-  /** JSON on stdout; with `--json a,b`, each object (a list's items) keeps only those fields. */
-  printJSON(value: unknown): void {
+  /** A command whose JSON output has no fixed fields refuses a field list, saying why. */
+  refuseFields(why: string): void {
+    if (this.options.jsonFields !== undefined) throw new UsageError(`Invalid --json ${this.options.jsonFields.join(',')}: ${why}; give --json alone.`);
+  }
+
+  /** JSON on stdout; with `--json a,b`, each object (a list's items) keeps only those fields, unless `whole`. */
+  printJSON(value: unknown, options: { whole?: boolean } = {}): void {
+    this.out(JSON.stringify(options.whole ? value : this.selected(value), null, this.isStdoutTTY ? 2 : undefined));
+  }
+
+  /** One object as one compact JSON line (streams: one a line), its fields chosen as printJSON's. */
+  printJSONLine(value: object): void {
+    this.out(JSON.stringify(this.selected(value)));
+  }
+
+  private selected(value: unknown): unknown {
     const fields = this.options.jsonFields;
-    if (fields !== undefined) {
-      const items = itemsOf(value);
-      // A command that did not declare its fields is checked against what it prints.
-      if (this.knownFields === undefined && items.length > 0) this.checkFields([...new Set(items.flatMap((item) => Object.keys(item)))]);
-      value = selectFields(value, fields);
-    }
-    this.out(JSON.stringify(value, null, this.isStdoutTTY ? 2 : undefined));
+    if (fields === undefined) return value;
+    const items = itemsOf(value);
+    // A command that did not declare its fields is checked against what it prints.
+    if (this.knownFields === undefined && items.length > 0) this.checkFields([...new Set(items.flatMap((item) => Object.keys(item)))]);
+    return selectFields(value, fields);
   }
 
   /** One object: JSON, an aligned `key  value` view at a TTY, `key<TAB>value` lines piped. */

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../domain/events.js';
 import type { Database } from '../store/db.js';
+import { SandboxKeys } from '../store/keys.js';
 
 /** A delivery the worker is about to attempt. */
 export interface DueDelivery {
@@ -35,14 +36,31 @@ export class DeliveryStore {
   /** Emits `queued` once a transaction that queued deliveries has committed. */
   readonly signal = new EventEmitter();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly keys: SandboxKeys,
+  ) {}
 
+  /** Endpoint secrets are kept sealed with the key file's key: the database alone never reveals one. */
   saveSecret(account: string, endpointId: string, secret: string): void {
-    this.db.run('INSERT INTO webhook_secrets (endpoint_id, account, secret) VALUES (?, ?, ?)', endpointId, account, secret);
+    this.db.run('INSERT INTO webhook_secrets (endpoint_id, account, secret) VALUES (?, ?, ?)', endpointId, account, this.keys.seal(secret));
   }
 
+  /** The endpoint's secret; none when it was sealed with a key file since lost. */
   secretOf(account: string, endpointId: string): string | undefined {
-    return this.db.get<{ secret: string }>('SELECT secret FROM webhook_secrets WHERE endpoint_id = ? AND account = ?', endpointId, account)?.secret;
+    const row = this.db.get<{ secret: string }>('SELECT secret FROM webhook_secrets WHERE endpoint_id = ? AND account = ?', endpointId, account);
+    try {
+      return row && this.keys.unseal(row.secret);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Seals the secrets a database from before sealing kept in clear; returns how many. */
+  sealPlainSecrets(): number {
+    const plain = this.db.all<{ endpoint_id: string; secret: string }>('SELECT endpoint_id, secret FROM webhook_secrets').filter((r) => !SandboxKeys.isSealed(r.secret));
+    for (const row of plain) this.db.run('UPDATE webhook_secrets SET secret = ? WHERE endpoint_id = ?', this.keys.seal(row.secret), row.endpoint_id);
+    return plain.length;
   }
 
   enqueue(account: string, eventId: string, endpoint: { id: string; url: string }, dueMs: number): void {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Receiver } from '../../../test/support/receiver.js';
 import { until } from '../../../test/support/wait.js';
-import { startTestSandbox, type TestSandbox } from '../testing.js';
+import { startTestSandbox, type TestSandbox } from '../../../test/support/sandboxes.js';
 import { RETRY_DELAYS_S, retryDelayMs } from './delivery.js';
 
 describe('retry schedule', () => {
@@ -32,7 +32,7 @@ describe('webhook delivery', () => {
   async function setup(options: Parameters<typeof startTestSandbox>[0] = {}): Promise<{ sb: TestSandbox; app: Receiver; endpoint: any }> {
     const app = await new Receiver().start();
     cleanup.push(() => app.stop());
-    const sb = await startTestSandbox({ webhooks: { retryScale: 0.002 }, ...options });
+    const sb = await startTestSandbox({ webhookRetryScale: 0.002, ...options });
     cleanup.push(() => sb.close());
     const endpoint = (await sb.call('POST', '/v1/webhook-endpoints', { url: app.url('/hook?tenant=a'), enabled_events: ['customer.created'] })).body;
     app.secret = endpoint.secret;
@@ -96,13 +96,13 @@ describe('webhook delivery', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-delivery-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     const db = join(dir, 'sandbox.db');
-    const { sb, app } = await setup({ db, webhooks: { retryScale: 0.2 } });
+    const { sb, app } = await setup({ db, webhookRetryScale: 0.2 });
     app.respond = () => 503;
     const customer = (await sb.call('POST', '/v1/customers', {})).body;
     await app.waitFor(() => app.received.length === 1);
     await sb.close();
     app.respond = () => 200;
-    const again = await startTestSandbox({ db, webhooks: { retryScale: 0.2 } });
+    const again = await startTestSandbox({ db, webhookRetryScale: 0.2 });
     cleanup.push(() => again.close());
     await app.waitFor(() => app.received.length === 2, 5_000, 'the retry after the restart');
     expect(app.received[1]!.event.data.object.id).toBe(customer.id);

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
-import { testSandboxes } from '../../../test/support/sandboxes.js';
+import { startTestSandbox, testSandboxes, type TestSandbox } from '../../../test/support/sandboxes.js';
 import { until } from '../../../test/support/wait.js';
 import { openWebSocket } from '../../../test/support/ws.js';
 import type { ServerFrame } from '../../domain/listen.js';
-import { startTestSandbox, type TestSandbox } from '../testing.js';
 
 /** A bare tunnel client that records frames and acknowledges only when told. */
 class Tap {
@@ -127,7 +126,7 @@ describe('listen hub', () => {
   });
 
   it('pings, and closes a tunnel that stops answering', async () => {
-    const sb = await sandbox({ listenHeartbeatMs: 40 });
+    const sb = await sandbox({ heartbeatMs: { listen: 40 } });
     const tap = await Tap.open(sb, '');
     await until(() => tap.closed, (code) => code !== undefined, 'the silent tunnel to be closed', 2_000);
     expect(tap.frames.some((f) => f.type === 'ping')).toBe(true);

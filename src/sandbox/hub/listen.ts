@@ -34,7 +34,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { endpoints } from '../../domain/endpoints.js';
-import { ApiError, parseOrThrow } from '../../domain/errors.js';
+import { ApiError, clip, parseOrThrow } from '../../domain/errors.js';
 import { type Event, matchesAny } from '../../domain/events.js';
 import { type ClientFrame, ListenQuery, type ServerFrame } from '../../domain/listen.js';
 import type { ServiceEvent } from '../events/log.js';
@@ -97,7 +97,7 @@ export class ListenHub {
     const log = this.sandbox.store.events;
     if (query.from !== undefined) {
       const seq = log.seqOf(account, query.from);
-      if (seq === undefined) throw new ApiError(400, 'parameter_invalid', `Invalid from: no event '${query.from}' in this account's log.`, { param: 'from' });
+      if (seq === undefined) throw new ApiError(400, 'parameter_invalid', `Invalid from: no event '${clip(query.from)}' in this account's log.`, { param: 'from' });
       return { seq: seq - 1, source: 'from' };
     }
     let unknownAfter = false;

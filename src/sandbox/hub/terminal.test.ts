@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
-import { testSandboxes } from '../../../test/support/sandboxes.js';
+import { testSandboxes, type TestSandbox } from '../../../test/support/sandboxes.js';
 import { until } from '../../../test/support/wait.js';
 import { openWebSocket } from '../../../test/support/ws.js';
 import type { ReaderFrame, ServerFrame } from '../../domain/reader-protocol.js';
-import type { TestSandbox } from '../testing.js';
 
 /** A bare reader connection that records frames; it answers pings only when told to. */
 class RawReader {
@@ -118,7 +117,7 @@ describe('terminal reader hub', () => {
   });
 
   it('a newer connection of a reader replaces the older one (4409); a silent reader goes offline', async () => {
-    const sb = await sandbox({ readerHeartbeatMs: 100 });
+    const sb = await sandbox({ heartbeatMs: { readers: 100 } });
     const hello = { serial_number: 'SN-HUB-4', processor: 'B', model: 'b-handheld' };
     const older = await connect(sb, hello);
     const readerId = (await older.next('registered')).reader.id;

@@ -2,11 +2,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { CheckoutSession } from '../../domain/checkout.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ObjectKind } from '../../domain/ids.js';
-import { parseExpiry } from '../../domain/payment-methods.js';
-import { checkoutPage, type FieldName, messagePage, paidPage } from '../pages/checkout.js';
+import { checkoutPage, type FieldName, messagePage, PAGE_CSP, paidPage } from '../pages/checkout.js';
 import { keepingDeclines, originOf } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
-import { type CheckoutPayment, getCheckoutSession, openLinkSession, payCheckoutSession } from '../services/checkout.js';
+import { getCheckoutSession, issuesOf, openLinkSession, payCheckoutSession } from '../services/checkout.js';
 import type { ServiceContext } from '../services/context.js';
 
 /**
@@ -22,13 +21,13 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
     return account && sandbox.context(account);
   };
 
-  // Card details are typed here: no caching, no scripts, no framing.
+  // Card details are typed here: no caching, no script but the page's own, no framing.
   const html = (reply: FastifyReply, status: number, body: string) =>
     reply
       .code(status)
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+      .header('content-security-policy', PAGE_CSP)
       .header('referrer-policy', 'no-referrer')
       .send(body);
 
@@ -63,14 +62,11 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
       if (!ctx) return notFound(reply);
       const form = request.body ?? {};
       const values: Partial<Record<FieldName, string>> = { exp: form.exp ?? '', zip: form.zip ?? '' };
-      const payment = paymentOf(form);
-      const outcome = payment
-        ? attempt(() => sandbox.store.db.transaction(() => keepingDeclines(() => payCheckoutSession(ctx, id, payment))))
-        : { declined: new ApiError(400, 'parameter_invalid', 'Enter the expiry date as MM / YY.', { param: 'card.exp_month' }) };
+      const outcome = attempt(() => sandbox.store.db.transaction(() => keepingDeclines(() => payCheckoutSession(ctx, id, form))));
       const session = getCheckoutSession(ctx, id);
       if ('value' in outcome || session.status !== 'open') return closed(reply, session);
       const { declined } = outcome;
-      return html(reply, declined.status, checkoutPage(session, { error: { message: pageMessage(declined), param: declined.param }, values }));
+      return html(reply, declined.status, checkoutPage(session, { errors: issuesOf(declined), values }));
     });
 
     scope.get<{ Params: { id: string } }>('/pay/:id', async (request, reply) => {
@@ -95,17 +91,4 @@ function attempt<T>(fn: () => { value: T } | { declined: ApiError }): { value: T
     if (error instanceof ApiError) return { declined: error };
     throw error;
   }
-}
-
-/** The form's fields as the API's card input, or undefined when the expiry is not MM / YY (or MM / YYYY). */
-function paymentOf(form: Record<string, string>): CheckoutPayment | undefined {
-  const exp = parseExpiry(form.exp ?? '');
-  if (!exp) return undefined;
-  return { card: { number: form.number ?? '', ...exp, cvc: (form.cvc ?? '').trim() }, zip: form.zip?.trim() || undefined };
-}
-
-/** A field's error is shown beside the field: without the API's `Invalid card.number:` prefix. */
-function pageMessage(error: ApiError): string {
-  const text = error.param === undefined ? error.message : error.message.replace(`Invalid ${error.param}: `, '');
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

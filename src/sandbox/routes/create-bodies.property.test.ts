@@ -19,8 +19,8 @@ beforeAll(async () => {
   valid['/v1/payment-methods'] = { type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123' }, billing_details: { address: { zip: '94110' } }, metadata: { a: 'b' } };
   valid['/v1/payment-intents'] = { amount: 1000, currency: 'usd', payment_method_types: ['card'], confirm: true, capture_method: 'automatic', payment_method_id: pm.id, customer_id: customer.id, metadata: { a: 'b' } };
   valid['/v1/refunds'] = { payment_intent_id: paid.id, amount: 100, reason: 'duplicate', metadata: { a: 'b' } };
-  valid['/v1/checkout-sessions'] = { amount: 1000, currency: 'usd', success_url: 'https://a.example/ok', cancel_url: 'https://a.example/no', customer_id: customer.id, metadata: { a: 'b' } };
-  valid['/v1/payment-links'] = { amount: 1000, currency: 'usd', success_url: 'https://a.example/ok', cancel_url: 'https://a.example/no', metadata: { a: 'b' } };
+  valid['/v1/checkout-sessions'] = { amount: 1000, currency: 'usd', success_url: 'https://a.example/ok', cancel_url: 'https://a.example/no', customer_id: customer.id, metadata: { a: 'b' }, description: 'Espresso beans', merchant_name: 'Corner Roasters' };
+  valid['/v1/payment-links'] = { amount: 1000, currency: 'usd', success_url: 'https://a.example/ok', cancel_url: 'https://a.example/no', metadata: { a: 'b' }, description: 'Espresso beans', merchant_name: 'Corner Roasters' };
   valid['/v1/terminal-readers/activate'] = { activation_code: code, serial_number: 'SN-PROP-1', processor: 'A', model: 'a-countertop', label: 'Front desk' };
   valid['/v1/customers'] = { email: 'a@example.com', first_name: 'A', last_name: 'B', phone: '5551234', metadata: { a: 'b' } };
 });
@@ -40,6 +40,9 @@ const badId = (prefix: string) => fc.oneof(fc.string().filter((v) => !new RegExp
 const badEnum = (values: string[]) => fc.oneof(fc.string().filter((v) => !values.includes(v)), notString);
 const badMetadata = fc.oneof(fc.string(), fc.integer(), fc.array(fc.string(), { minLength: 1, maxLength: 2 }), fc.constant(null));
 const badUrl = fc.oneof(fc.constantFrom('ftp://a.example/x', 'not a url', '', '/relative', 'javascript:alert(1)'), notString);
+/** Text for the hosted page: blank, too long, more than one line, or not a string. */
+const badPageText = (max: number) =>
+  fc.oneof(fc.stringMatching(/^\s*$/), fc.string({ minLength: max + 1, maxLength: max + 20 }).filter((v) => v.trim().length > max), fc.constantFrom('a\nb', 'tab\there'), notString);
 const badCardNumber = fc.oneof(
   fc.stringMatching(/^\d{12,19}$/).filter((n) => !luhnValid(n) || detectBrand(n) === undefined),
   fc.string().filter((v) => !luhnValid(v.replace(/[\s-]/g, ''))),
@@ -86,11 +89,11 @@ const RULES: Record<string, { required: string[]; invalid: Record<string, fc.Arb
   },
   '/v1/checkout-sessions': {
     required: ['amount', 'currency', 'success_url', 'cancel_url'],
-    invalid: { amount: badAmount, currency: badCurrency, success_url: badUrl, cancel_url: badUrl, customer_id: badId('cus'), metadata: badMetadata },
+    invalid: { amount: badAmount, currency: badCurrency, success_url: badUrl, cancel_url: badUrl, customer_id: badId('cus'), metadata: badMetadata, description: badPageText(500), merchant_name: badPageText(100) },
   },
   '/v1/payment-links': {
     required: ['amount', 'currency'],
-    invalid: { amount: badAmount, currency: badCurrency, success_url: badUrl, cancel_url: badUrl, metadata: badMetadata },
+    invalid: { amount: badAmount, currency: badCurrency, success_url: badUrl, cancel_url: badUrl, metadata: badMetadata, description: badPageText(500), merchant_name: badPageText(100) },
   },
   '/v1/terminal-readers/activate': {
     required: ['activation_code', 'serial_number', 'processor', 'model'],

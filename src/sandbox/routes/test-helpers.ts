@@ -21,7 +21,7 @@ export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
     return clockOf(ctx.account.id);
   });
 
-  apiRoute(app, sandbox, 'test_helpers.accounts_create', { body: AccountCreate }, (_ctx, { body }) => {
+  apiRoute(app, sandbox, 'test_helpers.accounts_create', { body: AccountCreate, shownOnce: 'api_key' }, (_ctx, { body }) => {
     if (body.account !== undefined && sandbox.store.accounts.exists(body.account)) {
       throw new ApiError(409, 'invalid_state', `Account ${body.account} already exists.`);
     }

@@ -6,7 +6,7 @@ import type { Sandbox } from '../sandbox.js';
 import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints } from '../services/webhook-endpoints.js';
 
 export function webhookEndpointRoutes(app: FastifyInstance, sandbox: Sandbox): void {
-  apiRoute(app, sandbox, 'webhook_endpoints.create', { body: WebhookEndpointCreate }, (ctx, { body }) => createWebhookEndpoint(ctx, body));
+  apiRoute(app, sandbox, 'webhook_endpoints.create', { body: WebhookEndpointCreate, shownOnce: 'secret' }, (ctx, { body }) => createWebhookEndpoint(ctx, body));
   apiRoute(app, sandbox, 'webhook_endpoints.get', {}, (ctx, { params }) => getWebhookEndpoint(ctx, params.id!));
   apiRoute(app, sandbox, 'webhook_endpoints.list', { query: ListQuery }, (ctx, { query }) => listWebhookEndpoints(ctx, query));
   apiRoute(app, sandbox, 'webhook_endpoints.delete', {}, (ctx, { params }) => deleteWebhookEndpoint(ctx, params.id!));

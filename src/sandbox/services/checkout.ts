@@ -1,7 +1,8 @@
 import type { CheckoutSession, CheckoutSessionCreate, PaymentLink, PaymentLinkCreate } from '../../domain/checkout.js';
 import type { ListQuery } from '../../domain/common.js';
-import { ApiError, parseOrThrow } from '../../domain/errors.js';
-import { PaymentMethodCreate } from '../../domain/payment-methods.js';
+import { expiryPassed } from '../../domain/cards.js';
+import { ApiError } from '../../domain/errors.js';
+import { parseExpiry, PaymentMethodCreate } from '../../domain/payment-methods.js';
 import type { DueWork } from '../clock.js';
 import type { ServiceContext } from './context.js';
 import { cancelPaymentIntent, confirmPaymentIntent, createPaymentIntent, getPaymentIntent } from './payment-intents.js';
@@ -41,6 +42,8 @@ export function createCheckoutSession(
     payment_link_id: body.payment_link_id ?? null,
     expires_at: isoAfter(ctx.now, SESSION_TTL_MS),
     metadata: body.metadata ?? {},
+    description: body.description ?? null,
+    merchant_name: body.merchant_name ?? null,
   });
   // The URL names the session, whose id exists only once it is created.
   return ctx.update<CheckoutSession>({ ...session, checkout_session_url: `${origin}/checkout/${session.id}` });
@@ -51,25 +54,63 @@ export const getCheckoutSession = (ctx: ServiceContext, id: string) => ctx.get<C
 export const listCheckoutSessions = (ctx: ServiceContext, query: ListQuery & { status?: CheckoutSession['status'] | undefined; payment_intent_id?: string | undefined }) =>
   ctx.list<CheckoutSession>('checkout_session', { limit: query.limit, starting_after: query.starting_after, filters: { status: query.status, payment_intent_id: query.payment_intent_id } });
 
-/** What the hosted page's form sends: the card as typed, checked by the same rules as the API. */
-export interface CheckoutPayment {
-  card: { number: string; exp_month: number; exp_year: number; cvc: string };
-  zip: string | undefined;
+/** The hosted page's form as the customer typed it. */
+export interface CheckoutForm {
+  number?: string | undefined;
+  exp?: string | undefined;
+  cvc?: string | undefined;
+  zip?: string | undefined;
+}
+
+/** A field of the form to fix: the API param it fills and why (a decline code for an expired card). */
+export interface FormIssue {
+  param: string;
+  code: string;
+}
+
+/** Every field of the form to fix at once, where the API's 400 names only the first. */
+export class CheckoutFormInvalid extends ApiError {
+  constructor(readonly issues: FormIssue[]) {
+    super(400, issues[0]!.code, `Invalid ${[...new Set(issues.map((i) => i.param))].join(', ')}.`, { param: issues[0]!.param });
+  }
+}
+
+/** The fields an error of a payment attempt is about: all of an invalid form, else its one param. */
+export const issuesOf = (error: ApiError): Array<{ code: string; param?: string | undefined }> =>
+  error instanceof CheckoutFormInvalid ? error.issues : [{ code: error.code, param: error.param }];
+
+/**
+ * The form as the API's card input, by the API's own rules (and its one expiry parser),
+ * with every invalid field reported together.
+ */
+function paymentMethodOf(form: CheckoutForm, today: string): PaymentMethodCreate {
+  const exp = parseExpiry(form.exp ?? '');
+  const zip = form.zip?.trim() ?? '';
+  const result = PaymentMethodCreate.safeParse({
+    type: 'card',
+    card: { number: form.number ?? '', ...exp, cvc: (form.cvc ?? '').trim() },
+    ...(zip ? { billing_details: { address: { zip } } } : {}),
+  });
+  const issues: FormIssue[] = result.success ? [] : result.error.issues.map((issue) => ({ param: issue.path.join('.'), code: 'parameter_invalid' }));
+  // The page asks for the postal code, which the API leaves optional.
+  if (!zip) issues.push({ param: 'billing_details.address.zip', code: 'parameter_missing' });
+  // An expiry well formed but past is told as the card's, not as a typing mistake.
+  if (exp && !issues.some((i) => i.param.startsWith('card.exp_')) && expiryPassed(exp.exp_month, exp.exp_year, today)) {
+    issues.push({ param: 'card.exp_month', code: 'expired_card' });
+  }
+  if (issues.length > 0 || !result.success) throw new CheckoutFormInvalid(issues);
+  return result.data;
 }
 
 /**
- * Pays an open session with a card from its hosted page: the same payment-method and
- * confirm services as the API. A decline throws the 402 (its attempt kept).
+ * Pays an open session with the card typed on its hosted page: the same payment-method
+ * and confirm services as the API. An invalid form throws CheckoutFormInvalid; a decline
+ * throws the 402 (its attempt kept).
  */
-export function payCheckoutSession(ctx: ServiceContext, id: string, payment: CheckoutPayment): CheckoutSession {
+export function payCheckoutSession(ctx: ServiceContext, id: string, form: CheckoutForm): CheckoutSession {
   const session = getCheckoutSession(ctx, id);
   if (session.status !== 'open') throw new ApiError(409, 'invalid_state', `This checkout session is ${session.status}: it can no longer be paid.`);
-  const body = parseOrThrow(PaymentMethodCreate, {
-    type: 'card',
-    card: payment.card,
-    ...(payment.zip ? { billing_details: { address: { zip: payment.zip } } } : {}),
-  });
-  const pm = createPaymentMethod(ctx, body);
+  const pm = createPaymentMethod(ctx, paymentMethodOf(form, ctx.today));
   const intent = confirmPaymentIntent(ctx, session.payment_intent_id, { payment_method_id: pm.id });
   if (intent.status !== 'succeeded') throw new ApiError(409, 'invalid_state', `Payment intent ${intent.id} is ${intent.status}.`);
   const complete = ctx.update<CheckoutSession>({ ...session, status: 'complete', payment_status: 'paid' });
@@ -109,6 +150,8 @@ export function createPaymentLink(ctx: ServiceContext, body: PaymentLinkCreate, 
     success_url: body.success_url ?? null,
     cancel_url: body.cancel_url ?? null,
     metadata: body.metadata ?? {},
+    description: body.description ?? null,
+    merchant_name: body.merchant_name ?? null,
   });
   return ctx.update<PaymentLink>({ ...link, url: `${origin}/pay/${link.id}` });
 }
@@ -128,6 +171,8 @@ export function openLinkSession(ctx: ServiceContext, linkId: string, origin: str
     success_url: link.success_url,
     cancel_url: link.cancel_url,
     metadata: link.metadata,
+    description: link.description ?? undefined,
+    merchant_name: link.merchant_name ?? undefined,
     payment_link_id: link.id,
   }, origin);
 }

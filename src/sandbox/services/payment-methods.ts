@@ -41,7 +41,7 @@ export function createPaymentMethod(ctx: ServiceContext, input: PaymentMethodCre
   if (refusal) throw new ApiError(402, refusal.code, refusal.message, { param: 'card.number' });
   return publicView(ctx.create<StoredPaymentMethod>('payment_method', {
     type: 'card',
-    card: { brand: detectBrand(number)!, last4: last4(number), exp_month, exp_year, fingerprint: fingerprint(number, ctx.account.secret) },
+    card: { brand: detectBrand(number)!, last4: last4(number), exp_month, exp_year, fingerprint: fingerprint(number, ctx.store.keys.fingerprintKey(ctx.account.id)) },
     billing_details: { address: { zip } },
     terminal_reader_id: null,
     customer_id: null,

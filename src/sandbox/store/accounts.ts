@@ -1,11 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { newId, randomToken } from '../../domain/ids.js';
 import type { Database } from './db.js';
 
 export interface Account {
   id: string;
-  /** Per-account secret behind card fingerprints. */
-  secret: string;
 }
 
 export const hashKey = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
@@ -18,17 +16,15 @@ export class AccountStore {
   /** Creates the account, or re-keys it when it exists (a CI-provided key wins). */
   upsert(input: { id?: string | undefined; apiKey: string; clockNow: string }): Account {
     const id = input.id ?? newId('account');
-    const existing = this.db.get<{ id: string; secret: string }>('SELECT id, secret FROM accounts WHERE id = ?', id);
-    if (existing) {
+    if (this.exists(id)) {
       this.db.run('UPDATE accounts SET api_key_hash = ? WHERE id = ?', hashKey(input.apiKey), id);
-      return existing;
+      return { id };
     }
-    const secret = randomBytes(32).toString('hex');
     this.db.run(
-      'INSERT INTO accounts (id, api_key_hash, secret, clock_now, created) VALUES (?, ?, ?, ?, ?)',
-      id, hashKey(input.apiKey), secret, input.clockNow, new Date().toISOString(),
+      'INSERT INTO accounts (id, api_key_hash, clock_now, created) VALUES (?, ?, ?, ?)',
+      id, hashKey(input.apiKey), input.clockNow, new Date().toISOString(),
     );
-    return { id, secret };
+    return { id };
   }
 
   exists(id: string): boolean {
@@ -36,11 +32,11 @@ export class AccountStore {
   }
 
   byId(id: string): Account | undefined {
-    return this.db.get<{ id: string; secret: string }>('SELECT id, secret FROM accounts WHERE id = ?', id);
+    return this.db.get<Account>('SELECT id FROM accounts WHERE id = ?', id);
   }
 
   byKey(apiKey: string): Account | undefined {
-    return this.db.get<{ id: string; secret: string }>('SELECT id, secret FROM accounts WHERE api_key_hash = ?', hashKey(apiKey));
+    return this.db.get<Account>('SELECT id FROM accounts WHERE api_key_hash = ?', hashKey(apiKey));
   }
 
   ids(): string[] {

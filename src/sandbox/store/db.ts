@@ -13,10 +13,12 @@ export class Database {
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private depth = 0;
+  /** True when opening migrated a database that already had a schema. */
+  upgraded = false;
   private afterCommit: Array<() => void> = [];
 
   constructor(readonly file: string) {
-    // Account secrets live here: the file is its owner's alone (WAL files inherit the mode).
+    // API key hashes and the accounts' data live here: the file is its owner's alone (WAL files inherit the mode).
     if (file !== ':memory:') {
       closeSync(openSync(file, 'a', 0o600));
       chmodSync(file, 0o600);
@@ -29,6 +31,7 @@ export class Database {
 
   private migrate(): void {
     const { user_version: version } = this.db.prepare('PRAGMA user_version').get() as { user_version: number };
+    this.upgraded = version > 0 && version < MIGRATIONS.length;
     for (let i = version; i < MIGRATIONS.length; i++) {
       this.transaction(() => {
         this.db.exec(MIGRATIONS[i]!);
@@ -91,6 +94,12 @@ export class Database {
   onCommit(callback: () => void): void {
     if (this.depth === 0) callback();
     else this.afterCommit.push(callback);
+  }
+
+  /** Rewrites the file and empties the WAL, so deleted values leave no trace in free pages. */
+  compact(): void {
+    this.db.exec('VACUUM');
+    if (this.file !== ':memory:') this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   close(): void {

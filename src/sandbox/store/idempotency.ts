@@ -1,16 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { Database } from './db.js';
 
 export interface StoredResponse {
   method: string;
   path: string;
+  /** A keyed MAC of the body (SandboxKeys.bodyMac), never a plain hash: bodies hold card fields. */
   body_hash: string;
   status: number;
   response: string;
   created: string;
 }
-
-export const hashBody = (body: unknown) => createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
 
 export class IdempotencyStore {
   constructor(private readonly db: Database) {}
@@ -34,5 +32,9 @@ export class IdempotencyStore {
 
   clear(account: string): void {
     this.db.run('DELETE FROM idempotency WHERE account = ?', account);
+  }
+
+  clearAll(): void {
+    this.db.run('DELETE FROM idempotency');
   }
 }

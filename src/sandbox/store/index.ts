@@ -2,6 +2,7 @@ import { AccountStore } from './accounts.js';
 import { BillingQueries } from './billing.js';
 import { Database } from './db.js';
 import { IdempotencyStore } from './idempotency.js';
+import { SandboxKeys } from './keys.js';
 import { ObjectStore } from './objects.js';
 import { DeliveryStore } from '../events/deliveries.js';
 import { ListenCursors } from '../events/listen-cursors.js';
@@ -10,6 +11,8 @@ import { EventLog } from '../events/log.js';
 /** Everything the sandbox keeps, over one database. */
 export class Store {
   readonly db: Database;
+  /** The key file's key: card fingerprints, idempotency body MACs, sealed webhook secrets. */
+  readonly keys: SandboxKeys;
   readonly accounts: AccountStore;
   readonly objects: ObjectStore;
   readonly events: EventLog;
@@ -20,13 +23,22 @@ export class Store {
 
   constructor(file: string) {
     this.db = new Database(file);
+    const { keys, created } = SandboxKeys.open(file);
+    this.keys = keys;
     this.accounts = new AccountStore(this.db);
     this.objects = new ObjectStore(this.db);
     this.events = new EventLog(this.db);
     this.idempotency = new IdempotencyStore(this.db);
     this.billing = new BillingQueries(this.db);
-    this.deliveries = new DeliveryStore(this.db);
+    this.deliveries = new DeliveryStore(this.db, keys);
     this.listenCursors = new ListenCursors(this.db);
+    const sealed = this.db.transaction(() => {
+      // Bodies MAC'd with a key that is gone cannot be matched: their keys start afresh.
+      if (created) this.idempotency.clearAll();
+      return this.deliveries.sealPlainSecrets();
+    });
+    // What a migration or the sealing removed must not linger in free pages or the WAL.
+    if (this.db.upgraded || sealed > 0) this.db.compact();
   }
 
   /** Erases an account's objects, events, deliveries, cursors and idempotency records; keeps its keys. */

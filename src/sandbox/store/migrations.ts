@@ -84,4 +84,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX subscriptions_by_cancel_at ON objects(account, json_extract(data, '$.cancel_at'))
     WHERE kind = 'subscription' AND json_extract(data, '$.status') <> 'canceled' AND json_extract(data, '$.cancel_at') IS NOT NULL;
   `,
+  // 4: the fingerprint key leaves the database for the key file beside it (SandboxKeys).
+  // Fingerprints made with the dropped keys stay, unlinkable to new ones of the same
+  // card. Idempotency records go: their bodies were unkeyed hashes (a CVC could be
+  // guessed from them) and their responses could hold a minted API key.
+  `
+  ALTER TABLE accounts DROP COLUMN secret;
+  DELETE FROM idempotency;
+  `,
 ];

@@ -1,5 +1,5 @@
 import type { BaseObject, ListPage } from '../../domain/common.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, clip } from '../../domain/errors.js';
 import type { Database } from './db.js';
 
 /** Filter columns are field names of stored objects; only these shapes reach SQL. */
@@ -53,7 +53,7 @@ export class ObjectStore {
         options.starting_after, account, kind,
       );
       if (!cursor) {
-        throw new ApiError(400, 'parameter_invalid', `Invalid starting_after: no ${kind} '${options.starting_after}' to page after.`, { param: 'starting_after' });
+        throw new ApiError(400, 'parameter_invalid', `Invalid starting_after: no ${kind} '${clip(options.starting_after)}' to page after.`, { param: 'starting_after' });
       }
       where.push('seq < ?');
       params.push(cursor.seq);

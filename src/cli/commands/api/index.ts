@@ -1,40 +1,96 @@
 import type { Command } from 'commander';
+import { checkPath } from '../../../client/url.js';
+import { arg, defineCommand, flag, type OptionsOf } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { bodyFromPairs, withExamples } from '../../flags.js';
+import { bodyFromFields, splitPair } from '../../flags.js';
 
-export interface ApiOptions {
-  method: string;
-  path: string;
-  data: string[];
-  dataJson?: string;
-  idempotencyKey?: string;
+/** A `-f` (string) or `-F` (typed) field, with where it came on the command line. */
+export interface FieldFlag {
+  pair: string;
+  typed: boolean;
+  at: number;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
 
-export function register(command: Command, f: Factory): void {
-  command
-    .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
-    .argument('<path>', 'Path under the base URL, e.g. /v1/customers')
-    .option('-d, --data <key=value>', 'A body field (query parameter for GET); repeatable; dotted keys nest, key[]=v appends', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--data-json <json>', 'The whole body as JSON')
-    .option('--idempotency-key <key>', 'Send this Idempotency-Key (to replay a write deliberately)')
-    .action(async (method: string, path: string, flags: Omit<ApiOptions, 'method' | 'path'>) =>
-      run({ method, path, data: flags.data ?? [], dataJson: flags.dataJson, idempotencyKey: flags.idempotencyKey }, f),
-    );
-  withExamples(
-    command,
-    'pay api GET /v1/customers -d limit=3',
-    'pay api POST /v1/customers -d email=jenny@example.com -d metadata.plan=gold',
+// -f and -F are two flags feeding one body: each value keeps its place on the line, so
+// `key[]=v` appends in the order given whichever flag gave it.
+let given = 0;
+const fieldFlag = (typed: boolean) => (pair: string): FieldFlag => ({ pair, typed, at: given++ });
+
+const args = {
+  method: arg.required('<method>', `HTTP method: ${METHODS.join(', ')}`),
+  path: arg.required('<path>', 'Path under the profile\'s base URL, e.g. /v1/customers'),
+};
+const flags = {
+  rawField: flag.repeated('-f, --raw-field <key=value>', 'A string field (a query parameter for GET); repeatable; dotted keys nest, key[]=v appends', fieldFlag(false)),
+  field: flag.repeated('-F, --field <key=value>', 'A typed field: true, false, null and whole numbers as JSON, @file a file\'s contents, @- stdin, else a string; repeatable', fieldFlag(true)),
+  dataJson: flag.string('--data-json <json>', 'The whole body as JSON'),
+  idempotencyKey: flag.string('--idempotency-key <key>', 'Send this Idempotency-Key (to replay a write deliberately)'),
+};
+export type ApiOptions = OptionsOf<typeof args, typeof flags>;
+
+const api = defineCommand({
+  name: 'api',
+  description: 'Send a raw request to the service with your profile\'s auth',
+  args,
+  flags,
+  examples: [
+    'pay api GET /v1/customers -F limit=3',
+    'pay api POST /v1/customers -f email=jenny@example.com -f metadata.plan=gold',
+    'pay api POST /v1/payment-methods -f type=card -f card.number=4242424242424242 -F card.exp_month=12 -F card.exp_year=2034 -f card.cvc=123',
     'pay api POST /v1/payment-intents --data-json \'{"amount":1099,"currency":"usd","payment_method_types":["card"]}\'',
-  );
+    'pay api GET /v1/customers/cus_123 --json id,email   # only these fields of the answer',
+  ],
+  help: '\nThe answer\'s body is printed as JSON on stdout, an error\'s too (whole, whatever --json fields asks).\n',
+  run: (options, f) => run(options, f),
+});
+
+/** `pay api` is a noun that is itself the command. */
+export const register = (command: Command, f: Factory) => void api.configure(command, f);
+
+const flagName = (field: FieldFlag) => (field.typed ? '-F' : '-f');
+
+/** A `-F` value as `gh api` types it; `@file` and `@-` (stdin, once) are read. */
+async function typedValue(key: string, value: string, f: Factory, stdin: { used: boolean }): Promise<unknown> {
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (value === 'null') return null;
+  if (/^-?\d+$/.test(value)) {
+    const number = Number(value);
+    if (!Number.isSafeInteger(number)) throw new UsageError(`Invalid -F '${key}': ${value.length} digits do not fit a JSON number exactly; send it as a string with -f.`);
+    return number;
+  }
+  if (value === '@-') {
+    if (stdin.used) throw new UsageError(`Invalid -F '${key}=@-': stdin can be read only once.`);
+    stdin.used = true;
+    return f.io.readStdin();
+  }
+  if (value.startsWith('@')) {
+    const { readFile } = await import('node:fs/promises');
+    try {
+      return await readFile(value.slice(1), 'utf8');
+    } catch (error) {
+      throw new UsageError(`Invalid -F '${key}=${value}': cannot read ${value.slice(1)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    }
+  }
+  return value;
 }
 
 export async function run(options: ApiOptions, f: Factory): Promise<void> {
   const method = options.method.toUpperCase();
   if (!METHODS.includes(method)) throw new UsageError(`Invalid <method> '${options.method}': use one of ${METHODS.join(', ')}.`);
-  if (options.dataJson !== undefined && options.data.length > 0) throw new UsageError('Use --data or --data-json, not both.');
+  // Before the profile is read or a sandbox started; the client checks it again against the base URL.
+  checkPath(options.path);
+  const given = [...(options.rawField ?? []), ...(options.field ?? [])].sort((x, y) => x.at - y.at);
+  if (options.dataJson !== undefined && given.length > 0) throw new UsageError('Use -f/-F or --data-json, not both.');
+  if (options.dataJson !== undefined && method === 'GET') throw new UsageError('Invalid --data-json: a GET sends no body; give query parameters with -f/-F.');
+  const stdin = { used: false };
+  const fields: Array<[string, unknown]> = [];
+  for (const field of given) {
+    const [key, value] = splitPair(field.pair, flagName(field));
+    fields.push([key, field.typed ? await typedValue(key, value, f, stdin) : value]);
+  }
   let body: unknown;
   if (options.dataJson !== undefined) {
     try {
@@ -42,19 +98,21 @@ export async function run(options: ApiOptions, f: Factory): Promise<void> {
     } catch (error) {
       throw new UsageError(`Invalid --data-json: ${(error as Error).message}.`);
     }
-  } else if (options.data.length > 0) {
-    body = bodyFromPairs(options.data);
+  } else if (fields.length > 0 && method !== 'GET') {
+    body = bodyFromFields(fields);
   }
   const client = await f.client();
-  const isGet = method === 'GET';
   const response = await client.raw(method, options.path, {
-    body: isGet ? undefined : body,
-    query: isGet && body ? (Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)])) as Record<string, string>) : undefined,
+    body,
+    // For GET the fields are the query, names as written (`status=active`, `ids[]=a`).
+    query: method === 'GET' ? fields.map(([key, value]): [string, string] => [key, value === null ? '' : String(value)]) : undefined,
     idempotencyKey: options.idempotencyKey,
   });
-  if (response.body !== undefined) f.io.printJSON(response.body);
+  const failed = response.status >= 400;
+  // An error body is printed whole: a field list names fields of the answer asked for.
+  if (response.body !== undefined) f.io.printJSON(response.body, { whole: failed });
   if (response.headers['idempotent-replayed']) f.io.info('(replayed: the service answered with the first response to this Idempotency-Key)');
-  if (response.status >= 400) {
+  if (failed) {
     // The body is already on stdout as data; main reports the error and maps the exit code.
     const { toApiError } = await import('../../../client/client.js');
     throw toApiError(response);

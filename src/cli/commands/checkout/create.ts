@@ -2,7 +2,7 @@ import { type CheckoutSession, CheckoutSessionCreate } from '../../../domain/che
 import { bodyFrom, defineCommand, flag } from '../../command.js';
 import { moneyFlags, moneyFrom } from '../../prompts.js';
 import { openInBrowser } from './open.js';
-import { checkoutSessionFields } from './view.js';
+import { checkoutSessionFields, pageFlags } from './view.js';
 
 const flags = {
   ...moneyFlags,
@@ -10,6 +10,7 @@ const flags = {
   cancelUrl: flag.string('--cancel-url <url>', 'Where the page\'s cancel link goes', { field: 'cancel_url' }),
   customer: flag.string('--customer <cus_id>', 'Customer paying', { field: 'customer_id' }),
   metadata: flag.keyValue('--metadata <key=value>', 'Metadata pair (repeatable)', { field: 'metadata' }),
+  ...pageFlags,
   open: flag.bool('--open', 'Open the page in your browser'),
 };
 
@@ -19,6 +20,7 @@ export const create = defineCommand({
   flags,
   examples: [
     'pay checkout create --amount 1099 --currency usd --success-url https://example.com/ok --cancel-url https://example.com/cart --open',
+    'pay checkout create --amount 1099 --currency usd --description "Espresso beans 250 g" --merchant-name "Corner Roasters" --success-url https://example.com/ok --cancel-url https://example.com/cart',
     'pay checkout create --amount 1099 --currency usd --success-url http://localhost:3000/ok --cancel-url http://localhost:3000/ --json | jq -r .checkout_session_url',
   ],
   fields: checkoutSessionFields,

@@ -1,7 +1,7 @@
 import type { Event } from '../../../domain/events.js';
 import { defineCommand, flag } from '../../command.js';
 import type { Factory } from '../../factory.js';
-import { eventColumns, eventTypesArg } from './view.js';
+import { eventColumns, eventFields, eventTypesArg } from './view.js';
 
 export interface TailOptions {
   types?: string[] | undefined;
@@ -15,7 +15,9 @@ export const tail = defineCommand({
     events: flag.parsed('--events <types>', 'Only these event types, comma-separated; family.* allowed', eventTypesArg),
     from: flag.string('--from <evt_id>', 'Start with this event, then keep streaming'),
   },
-  examples: ['pay events tail', 'pay events tail --events payment_intent.*,charge.* --json | jq .type'],
+  examples: ['pay events tail', 'pay events tail --events payment_intent.*,charge.* --json | jq .type', 'pay events tail --json id,type'],
+  help: '\nWith --json: one event a line, as JSON; --json id,type keeps only those fields of each.\n',
+  fields: eventFields,
   run: (options, f) => run({ types: options.events, from: options.from }, f),
 });
 
@@ -24,7 +26,7 @@ export async function run(options: TailOptions, f: Factory): Promise<void> {
   const client = await f.client();
   const { lostNotice, reconnectedNotice, Tunnel } = await import('../../../webhooks/tunnel.js');
   const print = (event: Event) =>
-    f.io.json ? f.io.out(JSON.stringify(event)) : f.io.out(eventColumns.map((c) => String(c.value(event) ?? '')).join(f.io.human ? '  ' : '\t'));
+    f.io.json ? f.io.printJSONLine(event) : f.io.out(eventColumns.map((c) => String(c.value(event) ?? '')).join(f.io.human ? '  ' : '\t'));
   let from = options.from;
   let last: string | undefined;
   const tunnel = new Tunnel({

@@ -26,16 +26,19 @@ export async function run(options: AccountsAddOptions, f: Factory): Promise<void
   if (options.name !== undefined && !PROFILE_NAME.test(options.name)) {
     throw new UsageError('Invalid --name: a profile name is letters, digits, - and _, starting with a letter or digit.');
   }
-  const apiKey = options.apiKeyStdin ? await f.io.readStdin() : undefined;
+  // The key is made here, not taken from the response: a retried request's replay
+  // withholds the secret it minted.
+  const { newApiKey } = await import('../../../sandbox/store/accounts.js');
+  const apiKey = options.apiKeyStdin ? await f.io.readStdin() : newApiKey();
   const body = checkedBody(AccountCreate, { account: options.account, api_key: apiKey }, (p) => (p === 'api_key' ? '--api-key-stdin' : `--${p}`));
   const profile = await f.profile();
   if (!profile.sandbox) throw new UsageError(`Profile '${profile.name}' is not a sandbox: accounts are added to the sandbox only.`);
   const client = await f.client();
-  const created = await client.call<{ id: string; api_key: string }>('test_helpers.accounts_create', { body });
+  const created = await client.call<{ id: string }>('test_helpers.accounts_create', { body });
   const name = options.name ?? created.id;
   const profiles = await f.profiles();
-  profiles.set(name, { base_url: profile.base_url, account: created.id, api_key: created.api_key, header_prefix: profile.header_prefix, sandbox: true });
-  const shown = { profile: name, account: created.id, api_key: maskSecret(created.api_key), base_url: profile.base_url };
+  profiles.set(name, { base_url: profile.base_url, account: created.id, api_key: apiKey, header_prefix: profile.header_prefix, sandbox: true });
+  const shown = { profile: name, account: created.id, api_key: maskSecret(apiKey), base_url: profile.base_url };
   if (f.io.json) return f.io.printJSON(shown);
   f.io.success(`Added account ${created.id} as profile '${name}'. Use it with: --profile ${name}`);
 }

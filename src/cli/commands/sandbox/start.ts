@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { DateString } from '../../../domain/common.js';
 import { SANDBOX_PROFILE } from '../../../config/profile.js';
@@ -8,10 +9,11 @@ import { defineCommand, flag, type OptionsOf } from '../../command.js';
 
 const flags = {
   port: flag.int('--port <n>', 'Port to listen on; 0 picks a free one', { default: 12111 }),
-  host: flag.string('--host <host>', 'Address to listen on', { default: '127.0.0.1' }),
+  host: flag.string('--host <host>', 'Address to listen on; anything but loopback exposes every account (a warning says what)', { default: '127.0.0.1' }),
   db: flag.string('--db <file>', 'SQLite database file (default: sandbox.db in the config dir)'),
   memory: flag.bool('--memory', 'Keep everything in memory; nothing survives a stop'),
   clock: flag.string('--clock <date>', 'Start new accounts\' test clocks at this date (YYYY-MM-DD) or date-time, for reproducible runs'),
+  rateLimit: flag.string('--rate-limit <n/s>', 'Answer 429 with Retry-After beyond N API requests a second per account (default: no limit)'),
   detach: flag.bool('--detach', 'Run in the background and return once it accepts requests'),
 };
 export type StartOptions = OptionsOf<Record<never, never>, typeof flags>;
@@ -26,9 +28,10 @@ export const start = defineCommand({
     'pay sandbox start                    # in the foreground; Ctrl-C stops it',
     'pay sandbox start --detach --json    # {"base_url", "account", "pid"}',
     'pay sandbox start --port 0 --memory --clock 2030-01-01',
+    'pay sandbox start --rate-limit 5/s   # 429 with Retry-After beyond 5 requests a second per account',
     'PAY_SANDBOX_RETRY_SCALE=0.001 pay sandbox start   # webhook retries after 1 ms, 5 ms, 30 ms… (tests)',
   ],
-  fields: ['base_url', 'account', 'pid'],
+  fields: ['base_url', 'listening', 'account', 'pid'],
   run: (options, f) => run(options, f),
 });
 
@@ -46,6 +49,15 @@ function retryScale(env: NodeJS.ProcessEnv): number | undefined {
   return scale;
 }
 
+/** `--rate-limit 5/s`: requests a second per account. */
+function rateLimitOf(flag: string | undefined): number | undefined {
+  if (flag === undefined) return undefined;
+  const match = /^(\d{1,6})\/s$/.exec(flag.trim());
+  const perSecond = Number(match?.[1]);
+  if (!match || perSecond < 1) throw new UsageError(`Invalid --rate-limit: must be a number of requests a second per account, like 5/s, got '${flag}'.`);
+  return perSecond;
+}
+
 function checkOptions(options: StartOptions): string | undefined {
   if (options.port < 0 || options.port > 65_535) throw new UsageError('Invalid --port: must be from 0 to 65535.');
   if (options.memory && options.db) throw new UsageError('--db and --memory cannot be used together: choose one.');
@@ -56,6 +68,7 @@ function checkOptions(options: StartOptions): string | undefined {
 
 export async function run(options: StartOptions, f: Factory): Promise<void> {
   const clock = checkOptions(options);
+  const rateLimit = rateLimitOf(options.rateLimit);
   const scale = retryScale(f.env);
   const daemon = await import('../../../sandbox/daemon.js');
   const dir = f.configDir;
@@ -69,7 +82,10 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
     if (options.memory) args.push('--memory');
     if (options.db) args.push('--db', options.db);
     if (options.clock) args.push('--clock', options.clock);
-    printReady(f, await daemon.startDetached(dir, args, f.env), false);
+    if (options.rateLimit) args.push('--rate-limit', options.rateLimit);
+    const ready = await daemon.startDetached(dir, args, f.env);
+    warnIfExposed(f, ready.listening ?? new URL(ready.base_url).host);
+    printReady(f, ready, false);
     return;
   }
   if (running) {
@@ -85,21 +101,25 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
 
   const { buildServer } = await import('../../../sandbox/server.js');
   const db = options.memory ? ':memory:' : (options.db ?? sandboxDbFile(dir));
-  const { app, sandbox } = await buildServer({ db, clock, headerPrefix: 'pay', webhooks: { retryScale: scale } });
+  const { app, sandbox } = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } });
   const created = sandbox.addAccount({ id: account, apiKey });
   const address = await app.listen({ port: options.port, host: options.host }).catch(async (error: NodeJS.ErrnoException) => {
     await app.close();
     if (error.code === 'EADDRINUSE') throw new UsageError(`Invalid --port: ${options.port} is in use; choose another (0 picks a free one).`);
     throw error;
   });
-  const url = new URL(address);
-  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
-  const baseUrl = url.origin;
+  const bound = app.server.address() as AddressInfo;
+  const actual = bound.family === 'IPv6' ? `[${bound.address}]:${bound.port}` : `${bound.address}:${bound.port}`;
+  warnIfExposed(f, actual);
+  // Clients on this machine reach a wildcard address through loopback; the ready line then also names the address.
+  const wildcard = bound.address === '0.0.0.0' || bound.address === '::';
+  const listening = wildcard ? actual : undefined;
+  const baseUrl = wildcard ? `http://127.0.0.1:${bound.port}` : new URL(address).origin;
 
   profiles.set(SANDBOX_PROFILE, { ...saved, base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true });
   if (profiles.defaultName() === undefined) profiles.setDefault(SANDBOX_PROFILE);
   daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, started: new Date().toISOString() });
-  printReady(f, { base_url: baseUrl, account: created.id, pid: process.pid }, false);
+  printReady(f, { base_url: baseUrl, ...(listening && { listening }), account: created.id, pid: process.pid }, false);
 
   await f.io.untilStopped();
   await app.close();
@@ -107,7 +127,23 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   if (f.io.human) f.io.info('Sandbox stopped.');
 }
 
-function printReady(f: Factory, ready: { base_url: string; account: string; pid: number }, already: boolean): void {
+function printReady(f: Factory, ready: { base_url: string; listening?: string | undefined; account: string; pid: number }, already: boolean): void {
   if (f.io.json) return f.io.printJSON(ready);
-  f.io.out(`${already ? 'Sandbox already running' : 'Sandbox ready'} at ${ready.base_url} · account ${ready.account} · pid ${ready.pid}`);
+  const where = ready.listening === undefined ? '' : ` (listening on ${ready.listening}, every interface)`;
+  f.io.out(`${already ? 'Sandbox already running' : 'Sandbox ready'} at ${ready.base_url}${where} · account ${ready.account} · pid ${ready.pid}`);
+}
+
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^(::ffff:)?127\./.test(host);
+
+/** A sandbox other machines can reach says what it exposes, each time it starts. */
+function warnIfExposed(f: Factory, listening: string): void {
+  const host = listening.slice(0, listening.lastIndexOf(':')).replace(/^\[|\]$/g, '');
+  if (isLoopback(host)) return;
+  const every = host === '0.0.0.0' || host === '::' ? ' (every network interface)' : '';
+  f.io.warn(
+    `The sandbox listens on ${listening}${every}, not only on this machine. Whoever reaches it there can use the API ` +
+      'with any account\'s key (every account\'s customers, payment methods, intents, subscriptions and events), open the ' +
+      'hosted checkout and payment-link pages (their URLs need no key), and connect listen tunnels and terminal readers; ' +
+      'it speaks plain HTTP, so keys cross the network in clear. Use --host 127.0.0.1 unless you mean this.',
+  );
 }

@@ -3,8 +3,8 @@ import { flag, verbs } from '../../command.js';
 import { getCommand, listCommand, stateCommand } from '../../verbs.js';
 import { cancel } from './cancel.js';
 import { create } from './create.js';
-import * as pastDue from './past-due.js';
-import * as retryPastDue from './retry-past-due.js';
+import { pastDue } from './past-due.js';
+import { retryPastDue } from './retry-past-due.js';
 import { schedule } from './schedule.js';
 import { update } from './update.js';
 import { showChanged, subscriptionColumns, subscriptionFields } from './view.js';
@@ -49,6 +49,6 @@ export const register = verbs(
     examples: ['pay subscriptions update sub_123 --payment-method pm_456 && pay subscriptions retry sub_123'],
   }),
   schedule,
-  pastDue.define,
-  retryPastDue.define,
+  pastDue,
+  retryPastDue,
 );

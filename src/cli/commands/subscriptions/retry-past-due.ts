@@ -1,177 +1,294 @@
 import { existsSync } from 'node:fs';
-import { type Command, Option } from 'commander';
 import type { ItemResult } from '../../../operator/journal.js';
-import type { PastDueSubscription } from '../../../operator/past-due.js';
 import type { BatchReport, OpenBatch } from '../../../operator/retry-batch.js';
+import { defineCommand, fieldsOf, flag, type OptionsOf } from '../../command.js';
 import { CancelError, PartialError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { checkedBody, intArg, listArg, withExamples } from '../../flags.js';
+import { checkedBody } from '../../flags.js';
 import type { Column } from '../../io/io.js';
-import { PastDueSelection, pastDueColumns, selectionFlag, totalText } from './view.js';
-
-export interface RetryPastDueOptions {
-  customer?: string | undefined;
-  only?: string[] | undefined;
-  dryRun: boolean;
-  concurrency: number;
-  /** Journal file: where a new batch is written, or the batch to resume. */
-  journal?: string | undefined;
-  /** Continue a batch: its id, or true for this account's latest unfinished one. */
-  resume?: string | true | undefined;
-  yes: boolean;
-}
+import { PastDueSelection, type PastDueRow, pastDueColumns, pastDueFields, selectionFlag, totalText } from './past-due.js';
 
 const MAX_CONCURRENCY = 16;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** In scripts, a progress line each this many items. */
+const PROGRESS_EVERY = 100;
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('retry-past-due')
-    .description('Retry every past_due subscription (or some) once, as one crash-safe batch: journaled, resumable, never charged twice')
-    .addOption(new Option('--customer <id>', 'Only this customer\'s past_due subscriptions (cus_…)').conflicts(['only', 'resume']))
-    .addOption(new Option('--only <ids>', 'Exactly these subscriptions (sub_…, comma-separated or repeated); those not past_due are skipped').argParser(listArg).conflicts('resume'))
-    .option('--dry-run', 'Show the batch and charge nothing', false)
-    .option('--concurrency <n>', `Retries at once, 1 to ${MAX_CONCURRENCY}`, intArg, 4)
-    .option('--journal <file>', 'Journal file of the batch (default: a new file under the config dir\'s batches/)')
-    .option('--resume [batch]', 'Continue an interrupted batch (default: this account\'s latest unfinished one): started items are replayed with their original idempotency keys')
-    .option('-y, --yes', 'Run without asking (required when no one can be asked: scripts, --no-input)', false)
-    .action(async (flags: Omit<RetryPastDueOptions, 'resume'> & { resume?: string | true }) => {
-      await run(flags, f);
-    });
-  withExamples(
-    command,
-    'pay subscriptions retry-past-due --dry-run',
-    'pay subscriptions retry-past-due                      # at a TTY: shows the batch, asks, then retries',
+const flags = {
+  customer: flag.string('--customer <id>', 'Only this customer\'s past_due subscriptions (cus_…)', { conflicts: ['only', 'resume'] }),
+  only: flag.list('--only <ids>', 'Exactly these subscriptions (sub_…, comma-separated or repeated); those not past_due are skipped', { conflicts: ['resume'] }),
+  includeUnchanged: flag.bool('--include-unchanged', 'Also retry an unchanged payment method whose last decline was soft (insufficient_funds, card_declined…); hard declines are never retried on an unchanged card', { conflicts: ['resume'] }),
+  dryRun: flag.bool('--dry-run', 'Show the batch, with why each skipped subscription is skipped, and charge nothing', { conflicts: ['report'] }),
+  concurrency: flag.int('--concurrency <n>', `Retries at once, 1 to ${MAX_CONCURRENCY} (fewer while the service answers 429)`, { default: 4 }),
+  journal: flag.string('--journal <file>', 'Journal file of the batch (default: a new file under the config dir\'s batches/)'),
+  resume: flag.parsed('--resume [batch]', 'Continue an interrupted batch (default: this account\'s latest unfinished one): started items are replayed with their original idempotency keys; a finished one is only reported', (value): string | true => value),
+  report: flag.string('--report <file>', 'Write the batch\'s outcome as CSV: subscription_id, customer_id, amount, currency, outcome, decline_code, payment_intent_id, skip_reason'),
+  yes: flag.bool('-y, --yes', 'Run without asking (required when no one can be asked: scripts, --no-input)'),
+};
+export type RetryPastDueOptions = OptionsOf<Record<never, never>, typeof flags>;
+
+/** The --json of a batch (not of --dry-run, which is the past-due list). */
+const BATCH_FIELDS = fieldsOf<ReturnType<typeof batchJson>>()('object', 'id', 'journal', 'status', 'counts', 'items', 'remaining');
+
+export const retryPastDue = defineCommand({
+  name: 'retry-past-due',
+  description: 'Retry past_due subscriptions whose payment method changed since the failure, once each, as one crash-safe batch: journaled, resumable, never charged twice',
+  flags,
+  examples: [
+    'pay subscriptions retry-past-due --dry-run                 # what it would retry, what it skips and why',
+    'pay subscriptions retry-past-due                           # at a TTY: shows the batch, asks, then retries',
+    'pay subscriptions retry-past-due --include-unchanged --yes --report batch.csv',
     'pay subscriptions retry-past-due --customer cus_123 --yes',
     'pay subscriptions retry-past-due --only sub_1,sub_2 --yes --json',
-    'pay subscriptions retry-past-due --resume --yes        # after a crash or Ctrl-C',
-  );
-  command.addHelpText('after', `
+    'pay subscriptions retry-past-due --resume --yes             # after a crash or Ctrl-C',
+    'pay subscriptions retry-past-due --resume batch_20300116T000000Z_a1b2c3 --report batch.csv   # a finished batch\'s record, again',
+  ],
+  help: `
+Which are retried: a past_due subscription whose payment method changed since its last
+failed attempt. With --include-unchanged, also an unchanged card whose decline was soft
+(insufficient_funds, card_declined, processing_error…); a hard decline (expired_card,
+incorrect_cvc, card_not_supported…) on an unchanged card never: update its payment
+method, or retry that one alone with pay subscriptions retry sub_…. The others are
+skipped, each with its reason, and charged nothing.
+
 Each retry is POST /v1/subscriptions/{id}/retry with an idempotency key written to the
 journal (fsync'd) before the request is sent. A batch cut short (crash, Ctrl-C, service
 unreachable) continues with --resume: items already sent are sent again with their
 original key, so the service answers what it answered the first time and charges
-nothing twice. Subscriptions no longer past_due when their turn comes are skipped.
+nothing twice. While a batch runs its journal is locked: a second --resume of it exits 5
+naming the process that runs it. Subscriptions no longer past_due when their turn comes
+are skipped. Progress: a bar at a terminal, a line each ${PROGRESS_EVERY} subscriptions otherwise.
 Exit 0 when every item succeeded or was skipped, 8 when some failed, 130 on Ctrl-C.
-`);
-}
+`,
+  run: (options, f) => run(options, f),
+});
 
 export async function run(options: RetryPastDueOptions, f: Factory): Promise<BatchReport | undefined> {
+  f.io.declareFields(options.dryRun ? pastDueFields : BATCH_FIELDS);
   if (options.concurrency < 1 || options.concurrency > MAX_CONCURRENCY) throw new UsageError(`Invalid --concurrency: must be from 1 to ${MAX_CONCURRENCY}.`);
   checkedBody(PastDueSelection, { customer_id: options.customer, only: options.only }, selectionFlag);
-  // This charges cards: without --yes someone must say so, and a script is told before any request.
+  if (options.report !== undefined) await checkWritable(options.report);
+  if (options.resume !== undefined) return resume(options, f);
+  requireYes(options, f);
+  return start(options, f);
+}
+
+/** This charges cards: without --yes someone must say so, and a script is told before any request. */
+function requireYes(options: RetryPastDueOptions, f: Factory): void {
   if (!options.yes && !options.dryRun && !f.io.canPrompt) {
     throw new UsageError(`Missing --yes: retrying past_due subscriptions charges their cards, and no one can be asked to confirm${f.io.options.input ? ' (no TTY)' : ' (--no-input)'}. Add --yes, or see the batch first with --dry-run.`);
   }
+}
+
+/** A new batch: every past_due subscription selected, each with the rule's decision. */
+async function start(options: RetryPastDueOptions, f: Factory): Promise<BatchReport | undefined> {
   const client = await f.client();
   const { batchJournalDir } = await import('../../../config/paths.js');
+  const { batchDecision, findPastDue } = await import('../../../operator/past-due.js');
   const engine = await import('../../../operator/retry-batch.js');
   const dir = batchJournalDir(f.configDir);
 
-  let items: PastDueSubscription[];
-  let resumePath: string | undefined;
-  if (options.resume !== undefined) {
-    resumePath = await batchToResume(options, dir, client.account, f);
-    const { readJournal } = await import('../../../operator/journal.js');
-    const state = await readJournal(resumePath);
-    if (state.header.account !== client.account) {
-      throw new UsageError(`Batch ${state.header.batch_id} was started for account ${state.header.account}, not ${client.account}: use the profile it was started with.`);
-    }
-    if (Date.now() - Date.parse(state.header.created) > DAY_MS) {
-      f.io.warn(`Batch ${state.header.batch_id} started over 24 h ago: the service may no longer replay its first answers, so items it already charged will show as skipped (they are not past_due any more), never charged twice.`);
-    }
-    items = state.header.items.filter((item) => !state.results.has(item.subscription_id));
-    if (items.length === 0) {
-      f.io.info(`Batch ${state.header.batch_id} is already finished.`);
-      const finished = await engine.openBatch(resumePath);
-      await finished.journal.close();
-      return finish(engine.reportOf(finished), f);
-    }
-    f.io.info(`Resuming batch ${state.header.batch_id}: ${items.length} of ${state.header.items.length} subscriptions left, ${state.keys.size - state.results.size} of them sent before and replayed with their keys.`);
-  } else {
-    const { findPastDue } = await import('../../../operator/past-due.js');
-    ({ data: items } = await f.io.spin('Finding past_due subscriptions…', () => findPastDue(client, { customer: options.customer, only: options.only })));
-    if (items.length === 0) {
-      f.io.info(`No past_due subscriptions${options.customer ? ` for ${options.customer}` : ''}: nothing to retry.`);
-      if (f.io.json) f.io.printJSON(batchJson());
-      return undefined;
-    }
-    const unfinished = (await engine.listBatches(dir)).find((b) => b.account === client.account && b.done < b.items);
-    if (unfinished) f.io.warn(`Batch ${unfinished.batch_id} was cut short with ${unfinished.items - unfinished.done} subscriptions left; continue it with --resume ${unfinished.batch_id}.`);
-  }
-
-  if (options.dryRun) {
-    f.io.printList(items, pastDueColumns, { object: 'list', data: items, has_more: false });
-    f.io.info(`Dry run: ${items.length} subscriptions would be retried (${totalText(items)}). Nothing was charged.`);
+  const { data: items } = await f.io.spin('Finding past_due subscriptions…', () => findPastDue(client, { customer: options.customer, only: options.only }));
+  if (items.length === 0) {
+    f.io.info(`No past_due subscriptions${options.customer ? ` for ${options.customer}` : ''}: nothing to retry.`);
+    if (options.report !== undefined) await writeReport(options.report, { items: [], results: [] }, f);
+    if (f.io.json) f.io.printJSON(batchJson());
     return undefined;
   }
-  if (!options.yes) await confirm(items, f);
+  const rows: PastDueRow[] = items.map((item) => ({ ...item, ...batchDecision(item, { includeUnchanged: options.includeUnchanged }) }));
+  const unfinished = (await engine.listBatches(dir)).find((b) => b.account === client.account && b.done < b.items);
+  if (unfinished) f.io.warn(`Batch ${unfinished.batch_id} was cut short with ${unfinished.items - unfinished.done} subscriptions left; continue it with --resume ${unfinished.batch_id}.`);
 
-  const batch: OpenBatch = resumePath
-    ? await engine.openBatch(resumePath)
-    : await engine.createBatch({
-        dir,
-        path: options.journal,
-        account: client.account,
-        base_url: client.baseUrl,
-        selection: { customer_id: options.customer ?? null, only: options.only ?? null },
-        items,
-      }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'EEXIST') throw new UsageError(`Journal ${options.journal} already exists: continue its batch with --resume --journal ${options.journal}, or name a new file.`);
-        throw error;
-      });
-  f.io.info(`Batch ${batch.state.header.batch_id}: retrying ${items.length} subscriptions, up to ${Math.min(options.concurrency, items.length)} at a time. Journal: ${batch.journal.path}`);
-
-  // Ctrl-C: no new retries; those in flight finish and are journaled, then exit 130.
-  const abort = new AbortController();
-  void f.io.untilStopped().then(() => {
-    if (abort.signal.aborted) return;
-    f.io.warn('Stopping after the retries in flight (Ctrl-C again quits at once; the journal is safe either way)…');
-    abort.abort();
-  });
-  let report: BatchReport;
-  try {
-    report = await engine.runRetryBatch({ client, batch, concurrency: options.concurrency, signal: abort.signal, onResult: (r) => progress(r, f) });
-  } finally {
-    abort.abort();
-    await batch.journal.close();
+  if (options.dryRun) {
+    dryRun(rows, f);
+    return undefined;
   }
-  return finish(report, f);
+  if (!options.yes) await confirm(rows, f);
+  const batch = await engine
+    .createBatch({
+      dir,
+      path: options.journal,
+      account: client.account,
+      base_url: client.baseUrl,
+      selection: { customer_id: options.customer ?? null, only: options.only ?? null, include_unchanged: options.includeUnchanged },
+      items,
+    })
+    .catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') throw new UsageError(`Journal ${options.journal} already exists: continue its batch with --resume --journal ${options.journal}, or name a new file.`);
+      throw error;
+    });
+  return runBatch(batch, options, f);
 }
 
-async function batchToResume(options: RetryPastDueOptions, dir: string, account: string, f: Factory): Promise<string> {
+/** Continues a batch from its journal, under its lock; a finished one is only reported. */
+async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchReport | undefined> {
+  const client = await f.client();
+  const engine = await import('../../../operator/retry-batch.js');
+  const { readJournal } = await import('../../../operator/journal.js');
+  const path = await batchToResume(options, client.account, f);
+  if (path === undefined) {
+    if (f.io.json) f.io.printJSON(batchJson());
+    return undefined;
+  }
+  const state = await readJournal(path);
+  if (state.header.account !== client.account) {
+    throw new UsageError(`Batch ${state.header.batch_id} was started for account ${state.header.account}, not ${client.account}: use the profile it was started with.`);
+  }
+  if (state.results.size === state.header.items.length) {
+    f.io.info(`Batch ${state.header.batch_id} is already finished: nothing to resume.`);
+    return finish(engine.reportOf(state, path), options, f);
+  }
+  if (options.dryRun) {
+    const { batchDecision } = await import('../../../operator/past-due.js');
+    const rule = { includeUnchanged: state.header.selection.include_unchanged };
+    dryRun(state.header.items.filter((item) => !state.results.has(item.subscription_id)).map((item) => ({ ...item, ...batchDecision(item, rule) })), f);
+    return undefined;
+  }
+  requireYes(options, f);
+  const batch = await engine.openBatch(path);
+  try {
+    const { header, results, keys } = batch.state;
+    const left = header.items.filter((item) => !results.has(item.subscription_id));
+    if (Date.now() - Date.parse(header.created) > DAY_MS) {
+      f.io.warn(`Batch ${header.batch_id} started over 24 h ago: the service may no longer replay its first answers, so items it already charged will show as skipped (they are not past_due any more), never charged twice.`);
+    }
+    f.io.info(`Resuming batch ${header.batch_id}: ${left.length} of ${header.items.length} subscriptions left, ${keys.size - [...keys.keys()].filter((id) => results.has(id)).length} of them sent before and replayed with their keys.`);
+    if (!options.yes) {
+      const { batchDecision } = await import('../../../operator/past-due.js');
+      await confirm(left.map((item) => ({ ...item, ...batchDecision(item, { includeUnchanged: header.selection.include_unchanged }) })), f);
+    }
+  } catch (error) {
+    await batch.journal.close();
+    throw error;
+  }
+  return runBatch(batch, options, f);
+}
+
+/** The journal to resume; undefined (said so) when there is nothing to resume. */
+async function batchToResume(options: RetryPastDueOptions, account: string, f: Factory): Promise<string | undefined> {
+  const { batchJournalDir } = await import('../../../config/paths.js');
   const { journalFile, listBatches } = await import('../../../operator/retry-batch.js');
-  const named = options.journal ?? (typeof options.resume === 'string' ? journalFile(dir, options.resume) : undefined);
+  const dir = batchJournalDir(f.configDir);
   if (typeof options.resume === 'string' && !/^batch_\w+$/.test(options.resume)) throw new UsageError(`Invalid --resume: '${options.resume}' is not a batch id (batch_…).`);
+  const named = options.journal ?? (typeof options.resume === 'string' ? journalFile(dir, options.resume) : undefined);
   if (named !== undefined) {
     if (!existsSync(named)) throw new UsageError(`No batch journal at ${named}.`);
     return named;
   }
   const batches = (await listBatches(dir)).filter((b) => b.account === account);
   const unfinished = batches.find((b) => b.done < b.items);
-  if (!unfinished) throw new UsageError(`No unfinished batch for account ${account} in ${dir}${batches[0] ? ` (the latest, ${batches[0].batch_id}, is finished)` : ''}.`);
+  if (!unfinished) {
+    f.io.info(`Nothing to resume: no unfinished batch for account ${account} in ${dir}${batches[0] ? ` (the latest, ${batches[0].batch_id}, is finished)` : ''}.`);
+    return undefined;
+  }
   f.io.info(`Latest unfinished batch: ${unfinished.batch_id} (${unfinished.created}).`);
   return unfinished.path;
 }
 
-async function confirm(items: PastDueSubscription[], f: Factory): Promise<void> {
-  const shown = 20;
-  for (const item of items.slice(0, shown)) {
-    f.io.info(`  ${item.subscription_id}  ${item.customer_id}  ${item.amount} ${item.currency}  ${item.failure_code ?? item.status}`);
+async function runBatch(batch: OpenBatch, options: RetryPastDueOptions, f: Factory): Promise<BatchReport> {
+  const engine = await import('../../../operator/retry-batch.js');
+  const { header, results } = batch.state;
+  const toRetry = header.items.length - results.size;
+  f.io.info(`Batch ${header.batch_id}: ${toRetry} subscriptions, up to ${Math.min(options.concurrency, toRetry)} at a time. Journal: ${batch.journal.path}`);
+  const progress = new Progress(header.items.length, [...results.values()], f);
+
+  // Ctrl-C: no new retries; those in flight finish and are journaled, then exit 130.
+  const abort = new AbortController();
+  void f.io.untilStopped().then(() => {
+    if (abort.signal.aborted) return;
+    progress.say(() => f.io.warn('Stopping after the retries in flight (Ctrl-C again quits at once; the journal is safe either way)…'));
+    abort.abort();
+  });
+  let report: BatchReport;
+  try {
+    report = await engine.runRetryBatch({
+      client: await f.client(),
+      batch,
+      concurrency: options.concurrency,
+      signal: abort.signal,
+      onResult: (r) => progress.result(r),
+      onRateLimited: (n) => progress.say(() => f.io.warn(`The service is rate limiting: going on with ${n} at a time.`)),
+    });
+  } finally {
+    abort.abort();
+    await batch.journal.close();
   }
-  if (items.length > shown) f.io.info(`  … and ${items.length - shown} more (see them with --dry-run)`);
-  const due = items.filter((item) => item.status === 'past_due');
-  const others = items.length - due.length;
-  const skipped = others > 0 ? ` (${others} not past_due now, to be skipped)` : '';
-  if (!(await f.io.confirm(`Retry these ${items.length} subscriptions${skipped}, charging up to ${totalText(due)}?`, false))) {
-    throw new CancelError('Nothing was charged.');
+  return finish(report, options, f);
+}
+
+/**
+ * Progress on stderr: at a terminal one bar, redrawn in place; in scripts a line each
+ * PROGRESS_EVERY items and at the end.
+ */
+class Progress {
+  private done: number;
+  private readonly counts = { succeeded: 0, failed: 0, skipped: 0 };
+  private drawn = false;
+  private shown = -1;
+
+  constructor(
+    private readonly total: number,
+    before: ItemResult[],
+    private readonly f: Factory,
+  ) {
+    this.done = before.length;
+    for (const r of before) this.counts[r.outcome]++;
+  }
+
+  result(r: ItemResult): void {
+    this.done++;
+    this.counts[r.outcome]++;
+    const { succeeded, failed, skipped } = this.counts;
+    const counts = `${succeeded} succeeded, ${failed} failed, ${skipped} skipped`;
+    if (!this.f.io.isStderrTTY) {
+      if (this.done % PROGRESS_EVERY === 0 || this.done === this.total) this.f.io.info(`Progress: ${this.done} of ${this.total} done (${counts}).`);
+      return;
+    }
+    const percent = Math.floor((this.done * 100) / this.total);
+    if (percent === this.shown && this.done < this.total) return;
+    this.shown = percent;
+    const width = 30;
+    const full = Math.floor((this.done * width) / this.total);
+    // Up one line and clear it: the bar is redrawn where it was.
+    const redraw = this.drawn ? '\x1b[1A\x1b[2K' : '';
+    this.f.io.info(`${redraw}[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${this.done}/${this.total}  ${counts}`);
+    this.drawn = true;
+  }
+
+  /** A message between bars: the next bar is drawn below it. */
+  say(message: () => void): void {
+    message();
+    this.drawn = false;
   }
 }
 
-function progress(r: ItemResult, f: Factory): void {
-  if (r.outcome === 'succeeded') f.io.success(`${r.subscription_id} ${r.status} (${r.amount} ${r.currency}${r.payment_intent_id ? `, ${r.payment_intent_id}` : ''})`);
-  else if (r.outcome === 'failed') f.io.error(`${r.subscription_id} ${r.status ?? 'not retried'}: ${r.reason}`);
-  else f.io.info(`- ${r.subscription_id} skipped: ${r.reason}`);
+function dryRun(rows: PastDueRow[], f: Factory): void {
+  f.io.printList(rows, pastDueColumns, { object: 'list', data: rows, has_more: false });
+  const retried = rows.filter((r) => r.retry);
+  const skipped = skipText(rows);
+  f.io.info(`Dry run: ${retried.length} of ${rows.length} subscriptions would be retried (${totalText(retried)})${skipped && `; ${skipped}`}. Nothing was charged.`);
+}
+
+/** `3 skipped (2 unchanged_soft_decline, 1 unchanged_hard_decline)`, or nothing. */
+function skipText(rows: PastDueRow[]): string {
+  const reasons = new Map<string, number>();
+  for (const r of rows) if (r.skip_reason !== null) reasons.set(r.skip_reason, (reasons.get(r.skip_reason) ?? 0) + 1);
+  const skipped = rows.length - rows.filter((r) => r.retry).length;
+  return skipped === 0 ? '' : `${skipped} skipped (${[...reasons].map(([reason, n]) => `${n} ${reason}`).join(', ')})`;
+}
+
+async function confirm(rows: PastDueRow[], f: Factory): Promise<void> {
+  const retried = rows.filter((r) => r.retry);
+  if (retried.length === 0) return;
+  const shown = 20;
+  for (const item of retried.slice(0, shown)) {
+    f.io.info(`  ${item.subscription_id}  ${item.customer_id}  ${item.amount} ${item.currency}  ${item.decline_code ?? item.status}`);
+  }
+  if (retried.length > shown) f.io.info(`  … and ${retried.length - shown} more (see them with --dry-run)`);
+  const skipped = skipText(rows);
+  if (skipped) f.io.info(`${skipped}: not charged.`);
+  if (!(await f.io.confirm(`Retry these ${retried.length} subscriptions, charging up to ${totalText(retried)}?`, false))) {
+    throw new CancelError('Nothing was charged.');
+  }
 }
 
 const resultColumns: Column<ItemResult>[] = [
@@ -180,7 +297,8 @@ const resultColumns: Column<ItemResult>[] = [
   { header: 'AMOUNT', value: (r) => `${r.amount} ${r.currency}` },
   { header: 'RESULT', value: (r) => r.outcome },
   { header: 'STATUS', value: (r) => r.status },
-  { header: 'REASON', value: (r) => r.reason },
+  { header: 'DECLINE', value: (r) => r.decline_code },
+  { header: 'SKIPPED BECAUSE', value: (r) => r.skip_reason },
   { header: 'PAYMENT INTENT', value: (r) => r.payment_intent_id },
 ];
 
@@ -199,11 +317,12 @@ function batchJson(report?: BatchReport) {
   };
 }
 
-/** The summary (table, TSV or JSON), then the exit: 0, 8 some failed, 130 interrupted, or what stopped it. */
-function finish(report: BatchReport, f: Factory): BatchReport {
+/** The summary (table, TSV or JSON), the --report file, then the exit: 0, 8 some failed, 130 interrupted, or what stopped it. */
+async function finish(report: BatchReport, options: RetryPastDueOptions, f: Factory): Promise<BatchReport> {
   const json = batchJson(report);
   const { counts } = json;
   f.io.printList(report.results, resultColumns, json);
+  if (options.report !== undefined) await writeReport(options.report, report, f);
   f.io.info(`Batch ${report.batch_id}: ${counts.succeeded} succeeded, ${counts.failed} failed, ${counts.skipped} skipped${counts.remaining ? `, ${counts.remaining} not done` : ''}.`);
   const resume = `pay subscriptions retry-past-due --resume ${report.batch_id}`;
   if (report.error !== undefined) {
@@ -215,4 +334,21 @@ function finish(report: BatchReport, f: Factory): BatchReport {
     throw new PartialError(`${counts.failed} of ${report.results.length} subscriptions failed and are still past_due: update their payment method (pay subscriptions update ID --payment-method pm_…), then retry.`);
   }
   return report;
+}
+
+async function writeReport(path: string, report: Pick<BatchReport, 'items' | 'results'>, f: Factory): Promise<void> {
+  const { writeReport } = await import('../../../operator/report.js');
+  await writeReport(path, report);
+  f.io.info(`Report: ${path} (${report.items.length} subscriptions).`);
+}
+
+/** --report is checked before anything is charged: its directory must take a new file. */
+async function checkWritable(path: string): Promise<void> {
+  const { access, constants, stat } = await import('node:fs/promises');
+  const { dirname } = await import('node:path');
+  const isDir = await stat(path).then((s) => s.isDirectory(), () => false);
+  if (isDir) throw new UsageError(`Invalid --report: ${path} is a directory; name a file.`);
+  await access(dirname(path), constants.W_OK).catch(() => {
+    throw new UsageError(`Invalid --report: cannot write in ${dirname(path)} (it does not exist or is not writable).`);
+  });
 }

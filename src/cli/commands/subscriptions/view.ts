@@ -1,6 +1,3 @@
-import { z } from 'zod';
-import { IdOf } from '../../../domain/common.js';
-import type { PastDueSubscription } from '../../../operator/past-due.js';
 import type { Subscription } from '../../../domain/subscriptions.js';
 import { fieldsOf } from '../../command.js';
 import type { Factory } from '../../factory.js';
@@ -33,27 +30,3 @@ export const showChanged = (done: string) => (f: Factory, subscription: Subscrip
   if (f.io.human) f.io.success(`${done} subscription ${subscription.id}: ${subscription.status}${subscription.next_payment_at ? `, next payment ${subscription.next_payment_at}` : ''}`);
   f.io.printObject(subscription);
 };
-
-/** How past_due subscriptions (support's list, a batch before it runs) are shown. */
-export const pastDueColumns: Column<PastDueSubscription>[] = [
-  { header: 'SUBSCRIPTION', value: (p) => p.subscription_id },
-  { header: 'CUSTOMER', value: (p) => p.customer_id },
-  { header: 'AMOUNT', value: (p) => `${p.amount} ${p.currency}` },
-  { header: 'STATUS', value: (p) => p.status },
-  { header: 'PAST DUE SINCE', value: (p) => p.past_due_since },
-  { header: 'LAST FAILURE', value: (p) => p.failure_code },
-];
-
-/** Sums per currency, e.g. `4500 usd + 1200 eur`. */
-export function totalText(rows: ReadonlyArray<{ amount: number; currency: string }>): string {
-  const sums = new Map<string, number>();
-  for (const row of rows) sums.set(row.currency, (sums.get(row.currency) ?? 0) + row.amount);
-  return [...sums].map(([currency, sum]) => `${sum} ${currency}`).join(' + ') || '0';
-}
-
-/** Which subscriptions support staff pick: one customer's, or exactly these. */
-export const PastDueSelection = z.strictObject({
-  customer_id: IdOf('cus').optional(),
-  only: z.array(IdOf('sub')).min(1, { error: 'name at least one subscription' }).optional(),
-});
-export const selectionFlag = (param: string) => (param.startsWith('only') ? '--only' : subscriptionFlag(param));

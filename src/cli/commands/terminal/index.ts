@@ -1,4 +1,4 @@
 import { verbs } from '../../command.js';
-import * as simulate from './simulate.js';
+import { simulate } from './simulate.js';
 
-export const register = verbs(simulate.define);
+export const register = verbs(simulate);

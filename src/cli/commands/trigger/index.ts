@@ -1,120 +1,150 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { Command } from 'commander';
-import type { EndpointName } from '../../../domain/endpoints.js';
-import { ApiError } from '../../../domain/errors.js';
+import type { FlowFile } from '../../../domain/flows.js';
+import { arg, defineCommand, flag, type OptionsOf } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { bodyFromPairs, withExamples } from '../../flags.js';
-import { FLOWS, type Flow, type FlowRun } from './flows.js';
+import { bodyFromPairs } from '../../flags.js';
 
-export interface TriggerOptions {
-  flow?: string | undefined;
-  list: boolean;
-  override: string[];
-}
+/** The built-in flows, in the order --list shows them: each is `flows/<name>.json` of the package. */
+export const BUILT_IN_FLOWS = [
+  'customer.created',
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'charge.refunded',
+  'subscription.active',
+  'subscription.past_due',
+  'checkout.completed',
+] as const;
+const FLOWS_DIR = new URL('../../../../flows/', import.meta.url);
 
-export function register(command: Command, f: Factory): void {
-  command
-    .argument('[flow]', 'The flow to run; see --list')
-    .option('--list', 'List the flows and the events each causes', false)
-    .option('--override <step.field=value>', 'Set a field of a step\'s request, e.g. payment_intent.amount=5000 or payment_method.card.number=4000000000009995; a bare field is the main step\'s (repeatable)', (v: string, previous: string[] = []) => [...previous, v])
-    .action(async (flow: string | undefined, flags: { list: boolean; override?: string[] }) => {
-      await run({ flow, list: flags.list, override: flags.override ?? [] }, f);
-    });
-  withExamples(
-    command,
+const flags = {
+  file: flag.string('--file <flow.json>', 'Run the flow in this file: named steps (requests, clock advances, reader presents, checkout payments) whose values may refer to earlier results, e.g. "${customer.id}"'),
+  list: flag.bool('--list', 'List the built-in flows and the events each causes'),
+  show: flag.bool('--show', 'Print the named built-in flow\'s file, to copy and change'),
+  override: flag.repeated('--override <step.field=value>', 'Set a field of a step, e.g. payment_intent.amount=5000 or payment_method.card.number=4000000000009995; a bare field is the main step\'s (repeatable)'),
+};
+const args = { flow: arg.optional('[flow]', 'The built-in flow to run; see --list') };
+export type TriggerOptions = OptionsOf<typeof args, typeof flags>;
+
+const trigger = defineCommand({
+  name: 'trigger',
+  description: 'Run a named flow (a payment, a refund, a subscription…) to cause its events',
+  args,
+  flags,
+  examples: [
     'pay trigger --list',
     'pay trigger payment_intent.succeeded',
     'pay trigger payment_intent.succeeded --override amount=4999 --override currency=eur',
     'pay trigger subscription.active --override price=2500 --json',
-  );
+    'pay trigger --show subscription.active > flow.json    # copy a flow, change it, then:',
+    'pay trigger --file flow.json --override customer.email=jenny@example.com',
+  ],
+  help: `
+With --json: {flow, created, events, steps} (--json created,steps keeps those); with
+--list, the flows as a list (--json name,events).
+`,
+  run: (options, f) => run(options, f),
+});
+
+/** `pay trigger` is a noun that is itself the command. */
+export const register = (command: Command, f: Factory) => void trigger.configure(command, f);
+
+const LIST_FIELDS = ['name', 'description', 'events'];
+const RUN_FIELDS = ['flow', 'created', 'events', 'steps'];
+
+/** A flow file's text, checked against the format: a usage error names the step and field. */
+export async function parseFlow(text: string, source: string): Promise<FlowFile> {
+  // zod is loaded only when a flow runs, not for --help.
+  const { FlowFile } = await import('../../../domain/flows.js');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`Invalid flow file ${source}: not JSON (${(error as Error).message}).`);
+  }
+  const parsed = FlowFile.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = [...issue.path.map(String), ...(issue.code === 'unrecognized_keys' ? [issue.keys[0]!] : [])];
+  let where = path.join('.');
+  if (path[0] === 'steps' && path[1] !== undefined) {
+    const name = (json as { steps: Array<{ name?: unknown }> }).steps[Number(path[1])]?.name;
+    where = `step ${typeof name === 'string' ? `'${name}' ` : ''}(steps[${path[1]}])${path.length > 2 ? ` ${path.slice(2).join('.')}` : ''}`;
+  }
+  const message = issue.code === 'unrecognized_keys' ? 'is not a field of the flow format' : issue.message;
+  throw new UsageError(`Invalid flow file ${source}: ${where || 'the file'}: ${message}.`);
+}
+
+async function builtIn(name: string): Promise<string> {
+  if (!(BUILT_IN_FLOWS as readonly string[]).includes(name)) throw new UsageError(`Unknown flow '${name}': use one of ${BUILT_IN_FLOWS.join(', ')}, or --file.`);
+  return readFile(new URL(`${name}.json`, FLOWS_DIR), 'utf8');
+}
+
+async function fromFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read --file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
 }
 
 /** `step.field.path=value` for a step of the flow, else `field.path=value` of its main step. */
-export function overridesByStep(flow: Flow, pairs: string[]): Map<string, Record<string, unknown>> {
+export function overridesByStep(flow: FlowFile, primary: string, pairs: string[]): Map<string, Record<string, unknown>> {
+  const steps = flow.steps.map((step) => step.name);
   const byStep = new Map<string, string[]>();
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UsageError(`Invalid --override '${pair}': expected step.field=value or field=value.`);
     const first = pair.slice(0, eq).split('.')[0]!;
-    const [step, rest] = flow.steps.includes(first) && pair.indexOf('.') < eq ? [first, pair.slice(first.length + 1)] : [flow.primary, pair];
+    const [step, rest] = steps.includes(first) && pair.indexOf('.') < eq ? [first, pair.slice(first.length + 1)] : [primary, pair];
     byStep.set(step, [...(byStep.get(step) ?? []), rest]);
   }
   return new Map([...byStep].map(([step, list]) => [step, bodyFromPairs(list, '--override')]));
 }
 
-/**
- * Overrides win over the flow's own values, field by field, however deep. A value
- * replacing a string stays a string (a card number of digits is not a number).
- */
-function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    const current = out[key];
-    const nested = value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' && !Array.isArray(current);
-    if (nested) out[key] = merge(current as Record<string, unknown>, value as Record<string, unknown>);
-    else out[key] = typeof current === 'string' && typeof value !== 'object' ? String(value) : value;
-  }
-  return out;
-}
-
 export async function run(options: TriggerOptions, f: Factory): Promise<Record<string, string>> {
-  if (options.list || options.flow === undefined) {
-    if (!options.list) throw new UsageError(`Missing <flow>: one of ${FLOWS.map((flow) => flow.name).join(', ')} (pay trigger --list).`);
-    f.io.printList([...FLOWS], [
+  if (options.list) {
+    f.io.declareFields(LIST_FIELDS);
+    const flows = await Promise.all(BUILT_IN_FLOWS.map(async (name) => parseFlow(await builtIn(name), `${name}.json`)));
+    const rows = flows.map((flow) => ({ name: flow.name!, description: flow.description ?? '', events: flow.events ?? [] }));
+    f.io.printList(rows, [
       { header: 'FLOW', value: (flow) => flow.name },
       { header: 'DESCRIPTION', value: (flow) => flow.description },
       { header: 'EVENTS', value: (flow) => flow.events.join(', ') },
-    ], FLOWS.map(({ name, description, events }) => ({ name, description, events })));
+    ]);
     return {};
   }
-  const flow = FLOWS.find((candidate) => candidate.name === options.flow);
-  if (!flow) throw new UsageError(`Unknown flow '${options.flow}': use one of ${FLOWS.map((candidate) => candidate.name).join(', ')}.`);
-  const overrides = overridesByStep(flow, options.override);
-  const client = await f.client();
-  const created: Record<string, string> = {};
-  const call = async <T>(step: string, endpoint: EndpointName, request: { params?: Record<string, string>; body?: Record<string, unknown> }) => {
-    const body = merge(request.body ?? {}, overrides.get(step) ?? {});
-    return client.call<T>(endpoint, { params: request.params, body });
-  };
-  const runner: FlowRun = {
-    async step<T extends { id: string }>(step: string, endpoint: EndpointName, request: { params?: Record<string, string>; body?: Record<string, unknown>; record?: boolean } = {}) {
-      const object = await call<T>(step, endpoint, request);
-      if (request.record !== false) created[step] = object.id;
-      return object;
-    },
-    record(name, id) {
-      created[name] = id;
-    },
-    async declined(step, endpoint, request) {
-      try {
-        const object = await call<{ id: string }>(step, endpoint, request);
-        created[step] = object.id;
-        f.io.warn(`${step} ${object.id} was not declined (an override changed the card?).`);
-      } catch (error) {
-        const intent = error instanceof ApiError && error.status === 402 ? (error.extra.payment_intent as { id?: string } | undefined) : undefined;
-        if (!intent?.id) throw error;
-        created[step] = intent.id;
-      }
-    },
-    async payPage(url, card) {
-      const { request } = await import('undici');
-      const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(card).toString() });
-      await response.body.dump();
-      // Paid: a redirect to success_url, or the receipt.
-      if (response.statusCode !== 303 && response.statusCode !== 200) throw new Error(`Paying the checkout page ${url} answered ${response.statusCode}.`);
-    },
-    async today() {
-      return (await client.call<{ now: string }>('test_helpers.clock')).now.slice(0, 10);
-    },
-    async advanceClock(date) {
-      await client.call('test_helpers.clock_advance', { body: { to: date }, timeoutMs: 0 });
-    },
-  };
-  await f.io.spin(`Running ${flow.name}…`, () => flow.run(runner));
-  if (f.io.json) f.io.printJSON({ flow: flow.name, created, events: flow.events });
-  else {
-    if (f.io.human) f.io.success(`Triggered ${flow.name}: ${flow.events.join(', ')}`);
-    f.io.printObject(created);
+  if (options.file !== undefined && options.flow !== undefined) throw new UsageError(`Give a built-in flow or --file, not both ('${options.flow}' and --file ${options.file}).`);
+  if (options.file === undefined && options.flow === undefined) {
+    throw new UsageError(`Missing <flow>: one of ${BUILT_IN_FLOWS.join(', ')} (pay trigger --list), or --file flow.json.`);
   }
-  return created;
+  if (options.show) {
+    f.io.refuseFields('--show prints the flow file as it is');
+    if (options.flow === undefined) throw new UsageError('--show prints a built-in flow: name one, e.g. pay trigger --show payment_intent.succeeded.');
+    f.io.out(await builtIn(options.flow));
+    return {};
+  }
+  f.io.declareFields(RUN_FIELDS);
+  const source = options.file ?? `${options.flow}.json`;
+  const flow = await parseFlow(options.file === undefined ? await builtIn(options.flow!) : await fromFile(options.file), source);
+  const name = flow.name ?? basename(source);
+  const { primaryStep } = await import('../../../domain/flows.js');
+  const overrides = overridesByStep(flow, primaryStep(flow), options.override ?? []);
+  const client = await f.client();
+  const { runFlow, FlowReferenceError } = await import('../../../flows/runner.js');
+  const outcome = await f.io
+    .spin(`Running ${name}…`, () => runFlow(flow, { client, overrides, warn: (message) => f.io.warn(message) }))
+    .catch((error: unknown) => {
+      // The file refers to a field its earlier step did not answer: the file is wrong.
+      throw error instanceof FlowReferenceError ? new UsageError(error.message) : error;
+    });
+  const events = flow.events ?? [];
+  if (f.io.json) f.io.printJSON({ flow: name, created: outcome.created, events, steps: outcome.results });
+  else {
+    if (f.io.human) f.io.success(`Triggered ${name}${events.length > 0 ? `: ${events.join(', ')}` : ''}`);
+    f.io.printObject(outcome.created);
+  }
+  return outcome.created;
 }

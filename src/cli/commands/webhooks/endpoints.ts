@@ -1,4 +1,5 @@
 import { ListQuery } from '../../../domain/common.js';
+import { SHOWN_ONCE } from '../../../domain/secrets.js';
 import { type DeletedObject, MISSING_EVENTS_MESSAGE, namesNoEvents, type WebhookEndpoint, WebhookEndpointCreate } from '../../../domain/webhook-endpoints.js';
 import { bodyFrom, defineCommand, fieldsOf, flag, group } from '../../command.js';
 import { UsageError } from '../../errors.js';
@@ -29,7 +30,10 @@ const create = defineCommand({
     if (namesNoEvents(body)) throw new UsageError(`Missing --subscription-group or --enabled-events. ${MISSING_EVENTS_MESSAGE}`);
     const client = await f.client();
     const endpoint = await client.call<WebhookEndpoint>('webhook_endpoints.create', { body });
-    if (f.io.human) {
+    if (endpoint.secret === SHOWN_ONCE) {
+      // A retry replayed the first response, which was lost with its secret.
+      f.io.warn(`Webhook endpoint ${endpoint.id} was created, but its signing secret was in a response that did not arrive: delete it and create another.`);
+    } else if (f.io.human) {
       f.io.success(`Created webhook endpoint ${endpoint.id}`);
       f.io.warn('Save its signing secret now: it is not shown again.');
     }

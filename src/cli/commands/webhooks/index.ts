@@ -1,6 +1,6 @@
 import { verbs } from '../../command.js';
 import { endpoints } from './endpoints.js';
-import * as listen from './listen.js';
+import { listen } from './listen.js';
 import { rotateSecret } from './rotate-secret.js';
 
-export const register = verbs(listen.define, rotateSecret, endpoints);
+export const register = verbs(listen, rotateSecret, endpoints);

@@ -1,0 +1,171 @@
+import { type Client, toApiError } from '../client/client.js';
+import { NetworkError } from '../client/errors.js';
+import { ApiError } from '../domain/errors.js';
+import { CLOCK_REFERENCE, type FlowFile, type FlowStep, REFERENCE, references, type StepKind, STEP_KINDS } from '../domain/flows.js';
+import type { PaymentIntent } from '../domain/payment-intents.js';
+import type { CheckoutSession } from '../domain/checkout.js';
+import { addDays } from '../domain/schedule.js';
+
+/** A reference that names a field the earlier step's result does not have. */
+export class FlowReferenceError extends Error {
+  override name = 'FlowReferenceError';
+}
+
+export interface FlowOutcome {
+  /** Every step's result, by step name, in order. */
+  results: Record<string, unknown>;
+  /** The id of each object the flow made, by the step that made it first. */
+  created: Record<string, string>;
+}
+
+export interface RunFlowOptions {
+  client: Client;
+  /** Fields set over each step's own (`--override`), by step name. */
+  overrides?: Map<string, Record<string, unknown>>;
+  /** A step that ended otherwise than its flow expected, without failing. */
+  warn(message: string): void;
+}
+
+const SUCCEEDING_CARD = { number: '4242424242424242', exp: '12 / 99', cvc: '123', zip: '94107' };
+
+/**
+ * Runs a validated flow step by step. A step that fails throws the service's error with
+ * the step's name in front, so its exit code is the one the error maps to.
+ */
+export async function runFlow(flow: FlowFile, options: RunFlowOptions): Promise<FlowOutcome> {
+  const { client } = options;
+  const results: Record<string, unknown> = {};
+  const created: Record<string, string> = {};
+  for (const step of flow.steps) {
+    const kind = STEP_KINDS.find((k) => step[k] !== undefined)!;
+    const input = merge(inputOf(step, kind), options.overrides?.get(step.name) ?? {});
+    let result: unknown;
+    try {
+      const resolve = await resolverFor(step, input, results, client);
+      result = await runStep(step, kind, resolve(input) as Record<string, unknown>, options, resolve);
+    } catch (error) {
+      throw named(step.name, error);
+    }
+    results[step.name] = result;
+    const id = (result as { id?: unknown } | undefined)?.id;
+    if (typeof id === 'string' && !Object.values(created).includes(id)) created[step.name] = id;
+  }
+  return { results, created };
+}
+
+/** The fields a step sends, which overrides change. */
+function inputOf(step: FlowStep, kind: StepKind): Record<string, unknown> {
+  if (kind === 'request') return step.request!.method === 'GET' ? (step.request!.query ?? {}) : (step.request!.body ?? {});
+  return step[kind] as Record<string, unknown>;
+}
+
+async function runStep(step: FlowStep, kind: StepKind, input: Record<string, unknown>, options: RunFlowOptions, resolve: (value: unknown, inPath?: boolean) => unknown): Promise<unknown> {
+  const { client } = options;
+  switch (kind) {
+    case 'request': {
+      const { method } = step.request!;
+      const path = resolve(step.request!.path, true) as string;
+      const response = await client.raw(method, path, method === 'GET' ? { query: input as Record<string, string> } : { body: input });
+      if (response.status >= 200 && response.status < 300) {
+        if (step.expect === 'declined') options.warn(`Step '${step.name}' was not declined (an override changed the card?).`);
+        return response.body;
+      }
+      const error = toApiError(response);
+      const intent = error.extra.payment_intent;
+      if (step.expect === 'declined' && error.status === 402 && intent) return intent;
+      throw error;
+    }
+    case 'advance_clock': {
+      const days = input.days === undefined ? undefined : Number(input.days);
+      return client.call('test_helpers.clock_advance', { body: days === undefined ? { to: input.to } : { days }, timeoutMs: 0 });
+    }
+    case 'present': {
+      const { reader, ...body } = input;
+      return client.call('test_helpers.reader_present', { params: { id: String(reader) }, body });
+    }
+    case 'pay_checkout':
+      return payCheckout(client, String(input.session), { ...SUCCEEDING_CARD, ...(input.card as Record<string, string> | undefined) });
+  }
+}
+
+/** Pays a hosted checkout page as a customer would; the result is the session's payment intent. */
+async function payCheckout(client: Client, sessionId: string, card: Record<string, string>): Promise<PaymentIntent> {
+  const session = await client.call<CheckoutSession>('checkout_sessions.get', { params: { id: sessionId } });
+  const { request } = await import('undici');
+  const response = await request(session.checkout_session_url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(card).toString(),
+  });
+  await response.body.dump();
+  const intent = await client.call<PaymentIntent>('payment_intents.get', { params: { id: session.payment_intent_id } });
+  // Paid: a redirect to success_url, or the receipt. Otherwise the page showed why.
+  if (response.statusCode === 303 || response.statusCode === 200) return intent;
+  const failure = intent.last_payment_error;
+  if (failure) throw new ApiError(402, failure.code, failure.message, { extra: { payment_intent: intent } });
+  throw new ApiError(response.statusCode, 'checkout_page_refused', `The checkout page ${session.checkout_session_url} refused the payment (HTTP ${response.statusCode}).`);
+}
+
+/**
+ * Resolves `${step.path}` references against earlier results, and `${clock.*}` against
+ * the test clock, read once before the step when it refers to it. A string that is one
+ * whole reference becomes the value itself; in a path, a value is URI-encoded.
+ */
+async function resolverFor(step: FlowStep, input: Record<string, unknown>, results: Record<string, unknown>, client: Client) {
+  const known: Record<string, unknown> = { ...results };
+  if (references([step, input]).some((ref) => ref.name === CLOCK_REFERENCE)) {
+    const now = (await client.call<{ now: string }>('test_helpers.clock')).now;
+    known[CLOCK_REFERENCE] = { now, today: now.slice(0, 10), tomorrow: addDays(now.slice(0, 10), 1) };
+  }
+  const lookup = (name: string, field: string): unknown => {
+    let value: unknown = known[name];
+    for (const key of field === '' ? [] : field.split('.')) {
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    }
+    if (value === undefined) {
+      const why = name in known ? `the result of '${name}' has no ${field}` : `no step '${name}' ran before it`;
+      throw new FlowReferenceError(`Step '${step.name}': \${${name}${field ? `.${field}` : ''}} refers to nothing: ${why}.`);
+    }
+    return value;
+  };
+  const resolve = (value: unknown, inPath = false): unknown => {
+    if (typeof value === 'string') {
+      const whole = new RegExp(`^${REFERENCE.source}$`).exec(value);
+      if (whole && !inPath) return lookup(whole[1]!, whole[2]!.slice(1));
+      return value.replace(REFERENCE, (_, name: string, field: string) => {
+        const found = lookup(name, field.slice(1));
+        const text = typeof found === 'object' ? JSON.stringify(found) : String(found);
+        return inPath ? encodeURIComponent(text) : text;
+      });
+    }
+    if (Array.isArray(value)) return value.map((item) => resolve(item));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolve(item)]));
+    return value;
+  };
+  return resolve;
+}
+
+/**
+ * Overrides win over the flow's own values, field by field, however deep. A value
+ * replacing a string stays a string (a card number of digits is not a number).
+ */
+export function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    const nested = value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' && !Array.isArray(current);
+    if (nested) out[key] = merge(current as Record<string, unknown>, value as Record<string, unknown>);
+    else out[key] = typeof current === 'string' && typeof value !== 'object' ? String(value) : value;
+  }
+  return out;
+}
+
+/** The step's error with the step's name in front; its kind (so its exit code) kept. */
+function named(step: string, error: unknown): unknown {
+  if (error instanceof ApiError) {
+    const renamed = new ApiError(error.status, error.code, `Step '${step}': ${error.message}`, { param: error.param, extra: error.extra });
+    return Object.assign(renamed, { cause: error });
+  }
+  if (error instanceof NetworkError) return new NetworkError(`Step '${step}': ${error.message}`, error.url, { cause: error });
+  return error;
+}

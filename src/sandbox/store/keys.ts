@@ -1,0 +1,91 @@
+import { chmodSync, closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+
+const KEY_BYTES = 32;
+const SEALED = 'sealed.v1.';
+
+/** The key file of a database file: beside it, never inside it. */
+export const keyFileOf = (dbFile: string) => `${dbFile}.key`;
+
+/**
+ * The sandbox's own secret, kept outside the database file (a 0600 file beside it; a
+ * random key in this process for `:memory:`), so that nothing in the database can be
+ * searched cheaply for a card number or CVC, nor reveal a webhook secret, without it.
+ * Every use derives its own subkey.
+ */
+export class SandboxKeys {
+  private readonly fingerprintKeys = new Map<string, Buffer>();
+  private readonly bodyKey: Buffer;
+  private readonly sealKey: Buffer;
+
+  private constructor(private readonly master: Buffer) {
+    this.bodyKey = this.derive('idempotency-body');
+    this.sealKey = this.derive('seal');
+  }
+
+  /**
+   * The key of a database file, made on first use. `created` tells the store that
+   * whatever was keyed before (with a lost file) can no longer be checked.
+   */
+  static open(dbFile: string): { keys: SandboxKeys; created: boolean } {
+    if (dbFile === ':memory:') return { keys: new SandboxKeys(randomBytes(KEY_BYTES)), created: true };
+    const file = keyFileOf(dbFile);
+    const key = randomBytes(KEY_BYTES);
+    let fd: number;
+    try {
+      fd = openSync(file, 'wx', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      chmodSync(file, 0o600);
+      const text = readFileSync(file, 'utf8').trim();
+      if (!/^[0-9a-f]{64}$/.test(text)) throw new Error(`${file} is not a sandbox key file (64 hex digits); move it away to start with a new key.`);
+      return { keys: new SandboxKeys(Buffer.from(text, 'hex')), created: false };
+    }
+    try {
+      writeSync(fd, `${key.toString('hex')}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return { keys: new SandboxKeys(key), created: true };
+  }
+
+  private derive(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.master, Buffer.alloc(0), purpose, KEY_BYTES));
+  }
+
+  /** The key of an account's card fingerprints: a card is never linkable across accounts. */
+  fingerprintKey(account: string): Buffer {
+    let key = this.fingerprintKeys.get(account);
+    if (!key) {
+      key = this.derive(`card-fingerprint:${account}`);
+      this.fingerprintKeys.set(account, key);
+    }
+    return key;
+  }
+
+  /** A keyed MAC of a request body, for idempotency checks: a body's card fields cannot be guessed from it. */
+  bodyMac(body: unknown): string {
+    return createHmac('sha256', this.bodyKey).update(JSON.stringify(body ?? null)).digest('hex');
+  }
+
+  /** Encrypts a secret the sandbox must keep (a webhook signing secret), AES-256-GCM. */
+  seal(plain: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.sealKey, iv);
+    const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return `${SEALED}${Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64')}`;
+  }
+
+  unseal(sealed: string): string {
+    if (!sealed.startsWith(SEALED)) throw new Error('not a sealed value');
+    const raw = Buffer.from(sealed.slice(SEALED.length), 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', this.sealKey, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  }
+
+  static isSealed(value: string): boolean {
+    return value.startsWith(SEALED);
+  }
+}
