@@ -50,8 +50,6 @@ describe('exit codes (DESIGN.md section 8)', () => {
     expect(result.stderr).toContain('Could not reach the service');
     expect(result.stdout).toBe('');
   });
-
-
 });
 
 describe('pay api: raw requests, the response body on stdout', () => {

@@ -43,7 +43,7 @@ const ERRORS: ReadonlyArray<readonly [new (...args: never[]) => Error, number, s
 
 const known = (error: unknown) => ERRORS.find(([type]) => error instanceof type);
 
-export function exitCodeFor(error: unknown): number {
+function exitCodeFor(error: unknown): number {
   if (error instanceof ApiError) {
     switch (error.status) {
       case 401:

@@ -127,6 +127,44 @@ describe('--json fields: one field list for every command (gh\'s --json id,statu
   });
 });
 
+describe('--json fields on the commands with output of their own', () => {
+  it('pay api selects from the answer, and prints an error body whole', async () => {
+    expect(JSON.parse((await sb.pay(['api', 'GET', `/v1/customers/${customer.id}`, '--json', 'id,email'])).stdout)).toEqual({ id: customer.id, email: 'out@example.com' });
+    const missing = await sb.pay(['api', 'GET', '/v1/customers/cus_missing', '--json', 'id']);
+    expect(missing.code).toBe(4);
+    expect(JSON.parse(missing.stdout).error).toMatchObject({ code: 'resource_missing' });
+  });
+
+  it('trigger: the run\'s fields, or with --list the flows\'; an unknown one before any request', async () => {
+    const run = JSON.parse((await sb.pay(['trigger', 'customer.created', '--json', 'flow,created'])).stdout);
+    expect(Object.keys(run)).toEqual(['flow', 'created']);
+    expect(run.created.customer).toMatch(/^cus_/);
+    const flows = JSON.parse((await sb.pay(['trigger', '--list', '--json', 'name'])).stdout);
+    expect(flows).toContainEqual({ name: 'payment_intent.succeeded' });
+    const before = (await sb.http('GET', '/v1/customers?limit=100')).body.data.length;
+    const bad = await sb.pay(['trigger', 'customer.created', '--json', 'name']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr).error.message).toBe("Unknown --json field 'name': choose from flow, created, events, steps.");
+    expect((await sb.http('GET', '/v1/customers?limit=100')).body.data.length).toBe(before);
+  });
+
+  it('support\'s past-due list and a batch\'s dry run select from their rows', async () => {
+    expect(JSON.parse((await sb.pay(['subscriptions', 'past-due', '--json', 'subscription_id,retry'])).stdout)).toMatchObject({ object: 'list', data: [] });
+    const bad = await sb.pay(['subscriptions', 'retry-past-due', '--dry-run', '--json', 'counts']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr).error.message).toContain("Unknown --json field 'counts': choose from subscription_id, customer_id");
+  });
+
+  it('streams of several kinds of line (listen, simulate) refuse a field list, before connecting', async () => {
+    for (const args of [['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:9/hooks'], ['terminal', 'simulate', '--processor', 'A', '--model', 'a-countertop']]) {
+      const result = await sb.pay([...args, '--json', 'type']);
+      expect(result.code).toBe(2);
+      expect(JSON.parse(result.stderr).error.message).toMatch(/^Invalid --json type: (listen|simulate) prints JSON lines of several kinds; give --json alone\.$/);
+    }
+    expect((await sb.pay(['webhooks', 'listen', '--help'])).stdout).toContain('A field list (--json a,b) does not apply here.');
+  });
+});
+
 describe('errors under --json: one JSON object on stderr', () => {
   it('a service error carries type, code, message, param, status and the exit code', async () => {
     const missing = await sb.pay(['customers', 'get', 'cus_missing', '--json']);

@@ -30,4 +30,13 @@ describe('pay events tail: a long-running process, stopped by a signal', () => {
     expect(from.stdout[0]).toMatch(new RegExp(`^${ids[1]}\\tcustomer\\.created\\t`));
     from.signal('SIGINT');
     expect(await from.exited()).toBe(0);
-  });});
+  });
+
+  it('--json id,type keeps only those fields of each line', async () => {
+    const tail = sb.spawn(['events', 'tail', '--from', ids[1]!, '--json', 'id,type']);
+    expect(JSON.parse(await tail.line(new RegExp(ids[0]!)))).toEqual({ id: ids[0], type: 'customer.created' });
+    expect(JSON.parse(tail.stdout[0]!)).toEqual({ id: ids[1], type: 'customer.created' });
+    tail.signal('SIGINT');
+    expect(await tail.exited()).toBe(0);
+  });
+});
