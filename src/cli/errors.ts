@@ -14,6 +14,11 @@ export class CancelError extends Error {
   }
 }
 
+/** A card was declined where the service answered with the declined object rather than a 402 (a reader's outcome): exit 6, as every decline. */
+export class DeclinedError extends Error {
+  override name = 'DeclinedError';
+}
+
 /** A batch finished with some items failed. */
 export class PartialError extends Error {
   override name = 'PartialError';

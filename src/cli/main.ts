@@ -5,7 +5,7 @@ import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { LockedError } from '../operator/lock.js';
 import { ListenError } from '../webhooks/errors.js';
-import { CancelError, CheckFailedError, PartialError, UsageError } from './errors.js';
+import { CancelError, CheckFailedError, DeclinedError, PartialError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
 import type { IO, Streams } from './io/io.js';
 import { NOUNS } from './nouns.js';
@@ -35,6 +35,7 @@ const ERRORS: ReadonlyArray<readonly [new (...args: never[]) => Error, number, s
   [ListenError, EXIT.usage, 'usage_error'],
   [CredentialsError, EXIT.auth, 'credentials_missing'],
   [LockedError, EXIT.conflict, 'locked'],
+  [DeclinedError, EXIT.declined, 'card_declined'],
   [NetworkError, EXIT.unreachable, 'unreachable'],
   [PartialError, EXIT.partial, 'partial'],
   [CheckFailedError, EXIT.error, 'check_failed'],

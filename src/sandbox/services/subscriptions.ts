@@ -89,10 +89,9 @@ export function resumeSubscription(ctx: ServiceContext, id: string): Subscriptio
   return changed(ctx, { ...subscription, status: 'active', next_payment_at: nextPaymentAfter(subscription, ctx.today) });
 }
 
-/** Any status → canceled, permanently; canceling a canceled subscription changes nothing. */
+/** Any status but canceled → canceled, permanently; a canceled one is a 409, as for intents. */
 export function cancelSubscription(ctx: ServiceContext, id: string): Subscription {
-  const subscription = getSubscription(ctx, id);
-  return subscription.status === 'canceled' ? subscription : cancelNow(ctx, subscription);
+  return cancelNow(ctx, inStatus(ctx, id, ['pending', 'active', 'past_due', 'paused'], 'cancel'));
 }
 
 /** Billing engine: cancel_at reached. */

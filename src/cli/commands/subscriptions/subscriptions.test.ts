@@ -119,7 +119,7 @@ describe('pay subscriptions: the transition table', () => {
     expect((await intents(sub.id)).map((pi) => pi.created)).toEqual([dates[0], dates[1]].map((d) => dueInstant(d!)));
   });
 
-  it('any status → canceled on cancel, for good; canceling again changes nothing', async () => {
+  it('any status → canceled on cancel, for good; canceling again exits 5 (409 invalid_state) and changes nothing', async () => {
     const pending = await create(3);
     const active = await create(1);
     const pastDue = await create(1, [], DECLINED);
@@ -127,13 +127,17 @@ describe('pay subscriptions: the transition table', () => {
     await advance(active.billing_cycle_anchor);
     await sb.json(['subscriptions', 'pause', paused.id]);
     const before = [];
+    const unconfirmed = await sb.pay(['subscriptions', 'cancel', pending.id]);
+    expect({ code: unconfirmed.code, stderr: unconfirmed.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/^✗ Missing --yes: canceling a subscription/) });
     for (const sub of [pending, active, pastDue, paused]) {
       before.push((await get(sub.id)).status);
       expect(await sb.json(['subscriptions', 'cancel', sub.id, '--yes'])).toMatchObject({ status: 'canceled', next_payment_at: null });
     }
     expect(before).toEqual(['pending', 'active', 'past_due', 'paused']);
-    const again = await sb.json(['subscriptions', 'cancel', active.id]);
-    expect(again).toEqual(await get(active.id));
+    const canceled = await get(active.id);
+    const again = await sb.pay(['subscriptions', 'cancel', active.id, '--yes']);
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 5, stderr: expect.stringContaining('invalid_state') });
+    expect(await get(active.id)).toEqual(canceled);
     await advance(addDays(pending.billing_cycle_anchor, 70));
     expect(await intents(pending.id)).toEqual([]);
     expect(await intents(active.id)).toHaveLength(1);
