@@ -30,16 +30,16 @@ const FLAGS: Record<string, string> = { serial_number: '--serial', card_number: 
 const flagFor = (param: string) => FLAGS[param] ?? flagOf(param);
 
 const flags = {
-  processor: flag.string('--processor <p>', `Processor of the reader: ${PROCESSORS.join(' or ')}`),
-  model: flag.string('--model <model>', `Reader model: ${READER_MODELS.A.join(', ')} (processor A); ${READER_MODELS.B.join(', ')} (processor B)`),
+  processor: flag.choice('--processor <p>', 'Processor of the reader', PROCESSORS, { prompted: true }),
+  model: flag.choice('--model <model>', `Reader model: ${READER_MODELS.A.join(', ')} (processor A); ${READER_MODELS.B.join(', ')} (processor B)`, ALL_READER_MODELS, { prompted: true }),
   serial: flag.string('--serial <serial>', 'Be the reader with this serial number (default: a new developer reader with a generated serial)'),
   activationCode: flag.string('--activation-code <code>', 'Activate this self-owned processor A reader with a code from: pay readers activation-code'),
   label: flag.string('--label <text>', 'A name for the reader'),
-  outcome: flag.string('--outcome <outcome>', `What the customer's card does, without prompts: ${PRESENT_OUTCOMES.join(', ')} (default approved)`),
+  outcome: flag.choice('--outcome <outcome>', 'What the customer\'s card does, without prompts (default approved)', PRESENT_OUTCOMES),
   card: flag.string('--card <number>', 'Present this test card (see pay sandbox cards): its outcome applies, e.g. 3566002020360505 (jcb, processor B only)'),
   tipAmount: flag.int('--tip-amount <n>', 'Tip the customer adds, in minor units (amount_received = amount + tip)'),
   availableAmount: flag.int('--available-amount <n>', 'What the card can cover: below the total, only this is captured (partial authorization)'),
-  method: flag.string('--method <method>', `How the card is read: ${READ_METHODS.join(', ')} (default tap)`),
+  method: flag.choice('--method <method>', 'How the card is read (default tap)', READ_METHODS),
   once: flag.bool('--once', 'Exit after the first action ends (answered or canceled): handy in CI'),
 };
 type SimulateFlags = OptionsOf<Record<never, never>, typeof flags>;
