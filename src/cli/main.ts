@@ -268,7 +268,7 @@ export async function run(): Promise<void> {
     // A long-running command (sandbox, listen, a batch) stops cleanly; anything else is interrupted.
     if (activeIO?.handlesStop) {
       stoppedAt = performance.now();
-      return activeIO.stop();
+      return activeIO.stop(signal);
     }
     process.exit(signal === 'SIGINT' ? EXIT.interrupted : 143);
   };

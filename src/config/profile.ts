@@ -6,7 +6,8 @@ export const DEFAULT_HEADER_PREFIX = 'pay';
 
 export const Profile = z.object({
   base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.example.com' }),
-  account: z.string().min(1, { error: 'must not be empty' }),
+  // A word, not a URL or a sentence: what goes in the account header.
+  account: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/, { error: 'must be an account id: letters, digits, _ and -, e.g. acct_123' }),
   api_key: z.string().min(1, { error: 'must not be empty' }),
   header_prefix: z
     .string()

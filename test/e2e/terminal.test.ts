@@ -163,9 +163,9 @@ describe('pay terminal simulate', () => {
     expect((await sb.json(['refunds', 'get', refund.id])).status).toBe('succeeded');
     expect(await eventTypesOf(pi.id)).toEqual(expect.arrayContaining(['charge.refund.pending', 'charge.refunded']));
 
-    // Ctrl-C is a clean stop: exit 0, and the reader is offline.
+    // Ctrl-C (SIGINT) stops it as an interruption: exit 130 (DESIGN section 8), and the reader is offline.
     sim.child.kill('SIGINT');
-    expect((await sim.exit()).exitCode).toBe(0);
+    expect((await sim.exit()).exitCode).toBe(130);
     expect(await readerStatus(readerId)).toBe('offline');
     const offline = await sb.pay(['refunds', 'create', '--payment-intent', pi.id, '--amount', '100']);
     expect(offline.exitCode).toBe(5);
@@ -179,7 +179,8 @@ describe('pay terminal simulate', () => {
     const sim = simulate(['--processor', 'A', '--model', 'a-handheld', '--serial', 'SN-E2E-OWNED', '--activation-code', code, '--label', 'Back office', '--json']);
     const registered = await sim.json('registered');
     expect(registered).toMatchObject({ serial_number: 'SN-E2E-OWNED', processor: 'A', model: 'a-handheld', label: 'Back office', device_type: 'self_owned', status: 'online' });
-    sim.child.kill('SIGINT');
+    // Asked to end (SIGTERM), it stops cleanly: exit 0.
+    sim.child.kill('SIGTERM');
     expect((await sim.exit()).exitCode).toBe(0);
 
     for (const [args, flag] of [

@@ -2,6 +2,7 @@ import { Profile, PROFILE_NAME } from '../../../config/profile.js';
 import { arg, defineCommand, flag } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { checkedBody } from '../../flags.js';
+import { answerCheck } from '../../prompts.js';
 import { profileFields, shownProfile } from './view.js';
 
 export const add = defineCommand({
@@ -26,8 +27,10 @@ export const add = defineCommand({
     const name = options.name ?? (await io.ask('<name>', 'Profile name', { validate: (v) => (PROFILE_NAME.test(v) ? true : 'Letters, digits, - and _.') }));
     if (!PROFILE_NAME.test(name)) throw new UsageError(`Invalid profile name '${name}': letters, digits, - and _, starting with a letter or digit.`);
     if (options.apiKey !== undefined && options.apiKeyStdin) throw new UsageError('Use one of --api-key and --api-key-stdin.');
-    const baseUrl = options.baseUrl ?? (await io.ask('--base-url', 'Base URL of the service'));
-    const account = options.account ?? (await io.ask('--account', 'Merchant account id'));
+    // Flags given are checked before anything is asked; each answer as it is given, by the rule the profile is saved under.
+    checkedBody(Profile.partial(), { base_url: options.baseUrl, account: options.account }, (param) => `--${param.replace(/_/g, '-')}`);
+    const baseUrl = options.baseUrl ?? (await io.ask('--base-url', 'Base URL of the service', { validate: answerCheck(Profile.shape.base_url) }));
+    const account = options.account ?? (await io.ask('--account', 'Merchant account id', { validate: answerCheck(Profile.shape.account) }));
     const apiKey = options.apiKey ?? (options.apiKeyStdin ? await io.readStdin() : await io.askSecret('--api-key-stdin', 'API key'));
     const profile = checkedBody(Profile, { base_url: baseUrl, account, api_key: apiKey, header_prefix: options.headerPrefix }, (param) =>
       param === 'api_key' ? '--api-key' : `--${param.replace(/_/g, '-')}`,

@@ -93,12 +93,16 @@ export async function run(options: SimulateOptions, f: Factory): Promise<void> {
     once: options.once,
   });
   void f.io.untilStopped().then(() => simulator.stop());
+  let cancelled = false;
   try {
     await simulator.run();
   } catch (error) {
     // Ctrl-C at a prompt stops the reader as Ctrl-C anywhere else does.
     if (!(error instanceof CancelError)) throw error;
+    cancelled = true;
   }
+  // Interrupted (Ctrl-C) exits 130 as DESIGN section 8 says; --once done or SIGTERM ends cleanly.
+  if (cancelled || f.io.interrupted) throw new CancelError('Interrupted: the reader stopped and is offline now.');
   if (!f.io.json) f.io.info('Reader stopped: it is offline now.');
 }
 
