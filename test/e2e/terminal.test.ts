@@ -2,6 +2,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/wait.js';
 import { PAY_BIN, type SandboxHandle, startSandbox } from './harness.js';
+import { hasTool, Tmux } from './tmux.js';
 
 // Spec section 4 rule 6 (the in-person flow), sections 3 and 8 rules 3–6, DESIGN section 7:
 // `pay terminal simulate` as a real process, against a real sandbox.
@@ -195,5 +196,38 @@ describe('pay terminal simulate', () => {
     }
     const rest = await sb.http('POST', '/v1/terminal-readers/activate', { activation_code: code, serial_number: 'SN-E2E-B', processor: 'B', model: 'b-mobile' });
     expect({ status: rest.status, param: rest.body.error.param }).toEqual({ status: 400, param: 'processor' });
+  });
+});
+
+describe.skipIf(!hasTool('tmux'))('pay terminal simulate at a real terminal (tmux)', () => {
+  const atTerminal = () =>
+    Tmux.start(`'${process.execPath}' '${PAY_BIN}' terminal simulate --processor A --model a-countertop`, { PATH: process.env.PATH, HOME: sb.configDir, PAY_CONFIG_DIR: sb.configDir, NO_COLOR: '1' });
+
+  it('Ctrl-C while it waits exits 130 (interrupted), and the reader goes offline', async () => {
+    const tmux = atTerminal();
+    try {
+      const screen = await tmux.waitFor(/Waiting for payments/);
+      const readerId = /Reader (tmr_\w+) online/.exec(screen)![1]!;
+      tmux.send('C-c');
+      expect(await tmux.exitCode(), tmux.screen()).toBe(130);
+      await until(() => readerStatus(readerId), (s) => s === 'offline', 'the interrupted reader to be offline');
+    } finally {
+      tmux.kill();
+    }
+  });
+
+  it('Ctrl-C at the customer\'s prompt exits 130 too, the choices wiped from the screen', async () => {
+    const tmux = atTerminal();
+    try {
+      const screen = await tmux.waitFor(/Waiting for payments/);
+      const pi = await payOn(/Reader (tmr_\w+) online/.exec(screen)![1]!);
+      await tmux.waitFor(/how does the customer pay\?[\s\S]*Insert \(chip\)/);
+      tmux.send('C-c');
+      expect(await tmux.exitCode()).toBe(130);
+      expect(tmux.screen()).not.toContain('Insert (chip)');
+      expect((await sb.http('GET', `/v1/payment-intents/${pi.id}`)).body.status).not.toBe('succeeded');
+    } finally {
+      tmux.kill();
+    }
   });
 });
