@@ -1,3 +1,4 @@
+import { formatAmount } from '../../../domain/money.js';
 import { existsSync } from 'node:fs';
 import type { ItemResult } from '../../../operator/journal.js';
 import type { BatchReport, OpenBatch } from '../../../operator/retry-batch.js';
@@ -280,7 +281,7 @@ async function confirm(rows: PastDueRow[], f: Factory): Promise<void> {
   if (retried.length === 0) return;
   const shown = 20;
   for (const item of retried.slice(0, shown)) {
-    f.io.info(`  ${item.subscription_id}  ${item.customer_id}  ${item.amount} ${item.currency}  ${item.decline_code ?? item.status}`);
+    f.io.info(`  ${item.subscription_id}  ${item.customer_id}  ${formatAmount(item.amount, item.currency)}  ${item.decline_code ?? item.status}`);
   }
   if (retried.length > shown) f.io.info(`  … and ${retried.length - shown} more (see them with --dry-run)`);
   const skipped = skipText(rows);
@@ -291,7 +292,7 @@ async function confirm(rows: PastDueRow[], f: Factory): Promise<void> {
 const resultColumns: Column<ItemResult>[] = [
   { header: 'SUBSCRIPTION', value: (r) => r.subscription_id },
   { header: 'CUSTOMER', value: (r) => r.customer_id },
-  { header: 'AMOUNT', value: (r) => `${r.amount} ${r.currency}` },
+  { header: 'AMOUNT', value: (r) => formatAmount(r.amount, r.currency) },
   { header: 'RESULT', value: (r) => r.outcome },
   { header: 'STATUS', value: (r) => r.status },
   { header: 'DECLINE', value: (r) => r.decline_code },

@@ -238,7 +238,7 @@ describe('pay subscriptions: rules and errors', () => {
     expect(pending.data.every((s: { status: string }) => s.status === 'pending')).toBe(true);
     expect(pending.data.map((s: { id: string }) => s.id)).toContain(sub.id);
     const piped = await sb.pay(['subscriptions', 'list', '--customer', sub.customer_id]);
-    expect(piped.stdout).toBe(`${sub.id}\tpending\t${sub.customer_id}\t2500 usd\tevery month\t${sub.next_payment_at}`);
+    expect(piped.stdout).toBe(`${sub.id}\tpending\t${sub.customer_id}\t$25.00\tevery month\t${sub.next_payment_at}`);
     expect((await sb.pay(['subscriptions', 'list', '--status', 'late'])).code).toBe(2);
   });
 

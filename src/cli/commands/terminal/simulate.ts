@@ -1,3 +1,4 @@
+import { formatAmount } from '../../../domain/money.js';
 import { detectBrand, last4 } from '../../../domain/cards.js';
 import { randomToken } from '../../../domain/ids.js';
 import type { PaymentIntent } from '../../../domain/payment-intents.js';
@@ -106,7 +107,6 @@ export async function run(options: SimulateOptions, f: Factory): Promise<void> {
   if (!f.io.json) f.io.info('Reader stopped: it is offline now.');
 }
 
-const money = (amount: number, currency: string) => `${amount} ${currency}`;
 const subject = (action: CustomerAction) => (action.type === 'refund_payment' ? `refund ${action.refund_id} of ${action.payment_intent_id}` : `payment ${action.payment_intent_id}`);
 const address = (action: CustomerAction) => (action.type === 'refund_payment' ? { refund_id: action.refund_id, payment_intent_id: action.payment_intent_id } : { payment_intent_id: action.payment_intent_id });
 
@@ -132,7 +132,7 @@ function humanSink(io: IO): SimulatorSink {
       io.out(`Reader ${reader.id} ${reconnected ? 'reconnected' : 'online'} · serial ${reader.serial_number} · processor ${reader.processor} · model ${reader.model} · ${reader.device_type}`);
       if (!reconnected) io.info(io.canPrompt ? 'Waiting for payments: confirm a card_present intent on this reader. Ctrl-C stops it.' : 'Waiting for payments. Ctrl-C stops it.');
     },
-    action: (action) => io.out(`${c.cyan('→')} ${subject(action)}: ${money(action.amount, action.currency)}, waiting for the customer`),
+    action: (action) => io.out(`${c.cyan('→')} ${subject(action)}: ${formatAmount(action.amount, action.currency)}, waiting for the customer`),
     answered: (action, answer, object) => io.out(resultLine(io, action, answer, object)),
     refused: (action, error) => io.out(`${c.red('✗')} ${subject(action)} refused by the service: ${error.message} (${error.code})`),
     canceled: (action, reason) => io.out(`${c.yellow('–')} ${subject(action)}: ${reason}`),
@@ -146,7 +146,7 @@ function resultLine(io: IO, action: CustomerAction, answer: CustomerAnswer, obje
   const how = `${answer.method ?? 'tap'}${card}`;
   if (object.object === 'refund') {
     return object.status === 'succeeded'
-      ? `${c.green('✓')} ${subject(action)} confirmed on the reader (${how}): ${money(object.amount, object.currency)} refunded`
+      ? `${c.green('✓')} ${subject(action)} confirmed on the reader (${how}): ${formatAmount(object.amount, object.currency)} refunded`
       : `${c.red('✗')} ${subject(action)} ${object.status}: ${object.failure_reason ?? ''}`.trimEnd();
   }
   if (object.status !== 'succeeded' && object.status !== 'requires_capture') {
@@ -155,11 +155,11 @@ function resultLine(io: IO, action: CustomerAction, answer: CustomerAnswer, obje
   }
   const received = object.status === 'requires_capture' ? object.amount_capturable : object.amount_received;
   const notes = [
-    object.tip_amount > 0 ? `tip ${object.tip_amount}` : '',
-    received < object.amount + object.tip_amount ? `partial authorization: ${received} of ${object.amount + object.tip_amount}` : '',
+    object.tip_amount > 0 ? `tip ${formatAmount(object.tip_amount, object.currency)}` : '',
+    received < object.amount + object.tip_amount ? `partial authorization: ${formatAmount(received, object.currency)} of ${formatAmount(object.amount + object.tip_amount, object.currency)}` : '',
   ].filter(Boolean);
   const verb = object.status === 'requires_capture' ? 'authorized' : 'received';
-  return `${c.green('✓')} ${subject(action)} ${object.status} (${how}): ${money(received, object.currency)} ${verb}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+  return `${c.green('✓')} ${subject(action)} ${object.status} (${how}): ${formatAmount(received, object.currency)} ${verb}${notes.length ? ` (${notes.join('; ')})` : ''}`;
 }
 
 const DECLINES = [
@@ -181,14 +181,14 @@ const wholeAmount = (v: string) => (/^\d+$/.test(v.trim()) ? true : 'Enter a who
 
 /** A person plays the customer at the TTY: tap, insert, swipe, wallet, decline, tip, partial amount. */
 async function askCustomer(io: IO, action: CustomerAction, signal: AbortSignal): Promise<CustomerAnswer> {
-  const total = money(action.amount, action.currency);
+  const total = formatAmount(action.amount, action.currency);
   if (action.type === 'refund_payment') {
     const choice = await io.choose('--outcome', `Refund ${total}: the customer presents their card to confirm it`, [...METHODS, { name: 'Decline the refund', value: 'decline' as const }], { signal });
     return choice === 'decline' ? { outcome: 'declined' } : { method: choice };
   }
   const answer: CustomerAnswer = {};
   for (;;) {
-    const extras = [answer.tip_amount ? `tip ${answer.tip_amount}` : '', answer.available_amount === undefined ? '' : `card covers ${answer.available_amount}`, answer.card_number ? `card •••• ${last4(answer.card_number)}` : ''].filter(Boolean);
+    const extras = [answer.tip_amount ? `tip ${formatAmount(answer.tip_amount, action.currency)}` : '', answer.available_amount === undefined ? '' : `card covers ${formatAmount(answer.available_amount, action.currency)}`, answer.card_number ? `card •••• ${last4(answer.card_number)}` : ''].filter(Boolean);
     const choice = await io.choose('--outcome', `Payment of ${total}${extras.length ? ` (${extras.join(', ')})` : ''}: how does the customer pay?`, [
       ...METHODS,
       { name: 'Add a tip…', value: 'tip' as const },
