@@ -19,6 +19,11 @@ export class DeclinedError extends Error {
   override name = 'DeclinedError';
 }
 
+/** The local sandbox is not running where a command needs it (exit 7, as an unreachable service). */
+export class NotRunningError extends Error {
+  override name = 'NotRunningError';
+}
+
 /** A batch finished with some items failed. */
 export class PartialError extends Error {
   override name = 'PartialError';

@@ -56,11 +56,17 @@ export class Factory {
     const resolve = () => resolveProfile({ profile: this.flags.profile }, this.env, () => store);
     const profile = resolve();
     if (!profile.sandbox) return profile;
-    const { runningSandbox, startDetached, DEFAULT_PORT } = await import('../sandbox/daemon.js');
+    const { runningSandbox, startDetached, DEFAULT_PORT, SandboxStartError } = await import('../sandbox/daemon.js');
     if (await runningSandbox(this.configDir)) return profile;
     const port = profile.base_url ? new URL(profile.base_url).port || String(DEFAULT_PORT) : String(DEFAULT_PORT);
     this.io.info(`The sandbox is not running: starting it in the background on port ${port}…`);
-    const ready = await this.io.spin('Starting the sandbox…', () => startDetached(this.configDir, ['--port', port], this.env));
+    const start = (on: string) => this.io.spin('Starting the sandbox…', () => startDetached(this.configDir, ['--port', on], this.env));
+    // Its port taken by another program, it takes any free one; the sandbox profile records where.
+    const ready = await start(port).catch((error: unknown) => {
+      if (!(error instanceof SandboxStartError && error.code === 'port_in_use')) throw error;
+      this.io.info(`Port ${port} is in use: starting it on a free port instead…`);
+      return start('0');
+    });
     this.io.info(`Sandbox started at ${ready.base_url} (pid ${ready.pid}). Stop it with: pay sandbox stop`);
     return resolve();
   }

@@ -4,8 +4,9 @@ import { NetworkError, PathError } from '../client/errors.js';
 import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { LockedError } from '../operator/lock.js';
+import { PortInUseError, SandboxStartError } from '../sandbox/errors.js';
 import { ListenError } from '../webhooks/errors.js';
-import { CancelError, CheckFailedError, DeclinedError, PartialError, UsageError } from './errors.js';
+import { CancelError, CheckFailedError, DeclinedError, NotRunningError, PartialError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
 import type { IO, Streams } from './io/io.js';
 import { finishHelp, HELP_COMMAND, HELP_OPTION, helpArgs, helpSettings } from './help.js';
@@ -34,10 +35,13 @@ const ERRORS: ReadonlyArray<readonly [new (...args: never[]) => Error, number, s
   [PathError, EXIT.usage, 'usage_error'],
   [ConfigError, EXIT.usage, 'config_error'],
   [ListenError, EXIT.usage, 'usage_error'],
+  [PortInUseError, EXIT.usage, 'port_in_use'],
+  [SandboxStartError, EXIT.usage, 'usage_error'],
   [CredentialsError, EXIT.auth, 'credentials_missing'],
   [LockedError, EXIT.conflict, 'locked'],
   [DeclinedError, EXIT.declined, 'card_declined'],
   [NetworkError, EXIT.unreachable, 'unreachable'],
+  [NotRunningError, EXIT.unreachable, 'not_running'],
   [PartialError, EXIT.partial, 'partial'],
   [CheckFailedError, EXIT.error, 'check_failed'],
   [CancelError, EXIT.interrupted, 'cancelled'],

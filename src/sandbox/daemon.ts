@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { sandboxLogFile, sandboxStateFile } from '../config/paths.js';
+import { SandboxStartError } from './errors.js';
+
+export { PortInUseError, SandboxStartError } from './errors.js';
 
 /** What a running sandbox leaves under the config dir, for stop, status and auto-start. */
 export interface SandboxState {
@@ -14,6 +17,19 @@ export interface SandboxState {
 }
 
 export const DEFAULT_PORT = 12111;
+
+/** The last `--json` error object the sandbox wrote to its log: `{error: {code, message, exit_code}}`. */
+function lastError(log: string): { code: string; message: string; exit_code: number } | undefined {
+  for (const line of log.trim().split('\n').reverse()) {
+    try {
+      const parsed = JSON.parse(line) as { error?: { code: string; message: string; exit_code: number } };
+      if (parsed.error) return parsed.error;
+    } catch {
+      // Not a JSON line (a warning): keep looking.
+    }
+  }
+  return undefined;
+}
 const PAY_BIN = fileURLToPath(new URL('../../bin/pay.js', import.meta.url));
 
 export function readState(dir: string): SandboxState | undefined {
@@ -74,6 +90,8 @@ export interface ReadyLine {
 export async function startDetached(dir: string, args: string[], env: NodeJS.ProcessEnv): Promise<ReadyLine> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = openSync(sandboxLogFile(dir), 'a', 0o600);
+  // What this start writes to the log begins here: a refusal is read back from it.
+  const from = fstatSync(log).size;
   const child = spawn(process.execPath, [PAY_BIN, 'sandbox', 'start', '--json', ...args], {
     detached: true,
     stdio: ['ignore', 'pipe', log],
@@ -97,6 +115,8 @@ export async function startDetached(dir: string, args: string[], env: NodeJS.Pro
       });
       child.once('exit', (code) => {
         clearTimeout(timer);
+        const refused = code === 2 ? lastError(readFileSync(sandboxLogFile(dir)).subarray(from).toString()) : undefined;
+        if (refused) return reject(new SandboxStartError(refused.message, refused.code));
         reject(new Error(`the sandbox exited with code ${code} before it was ready; see ${sandboxLogFile(dir)}`));
       });
     });

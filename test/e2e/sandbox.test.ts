@@ -100,13 +100,37 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(config(dir).profiles.sandbox.sandbox).toBe(true);
   });
 
-  it('a port in use is a usage error naming --port', async () => {
+  it('a port in use is a usage error saying so on the terminal, with the flag that fixes it, in the foreground and detached', async () => {
     const { env } = ciEnv();
     const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);
+    const port = new URL(first.base_url).port;
+    const said = `✗ ${port} is in use; choose another with --port N (or --port 0 for any free port).`;
     const { env: other } = ciEnv();
-    const result = await runPay(['sandbox', 'start', '--port', new URL(first.base_url).port, '--memory'], { env: other });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('--port');
+    const foreground = await runPay(['sandbox', 'start', '--port', port, '--memory'], { env: other });
+    expect({ exit: foreground.exitCode, stderr: foreground.stderr }).toEqual({ exit: 2, stderr: said });
+    const detached = await runPay(['sandbox', 'start', '--detach', '--port', port, '--memory'], { env: other });
+    expect({ exit: detached.exitCode, stderr: detached.stderr }).toEqual({ exit: 2, stderr: said });
+  });
+
+  it('auto-start finds its port taken, takes a free one and records it in the sandbox profile', async () => {
+    // The sandbox profile records the port of its last run…
+    const { dir, env } = ciEnv();
+    const taken = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout).base_url as string;
+    await runPay(['sandbox', 'stop'], { env });
+    // …which another program has taken since.
+    const { env: holder } = ciEnv();
+    const held = await runPay(['sandbox', 'start', '--detach', '--port', new URL(taken).port, '--memory', '--json'], { env: holder });
+    expect(held.exitCode, held.stderr).toBe(0);
+    const list = await runPay(['customers', 'list', '--json'], { env });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stderr).toContain(`Port ${new URL(taken).port} is in use: starting it on a free port instead`);
+    expect(JSON.parse(list.stdout)).toMatchObject({ object: 'list', data: [] });
+    const recorded = config(dir).profiles.sandbox.base_url as string;
+    expect(recorded).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(recorded).not.toBe(taken);
+    // The next command finds it where the profile says.
+    const next = await runPay(['customers', 'list', '--json'], { env });
+    expect({ exit: next.exitCode, stderr: next.stderr }).toEqual({ exit: 0, stderr: '' });
   });
 });
 

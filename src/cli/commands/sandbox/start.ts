@@ -105,7 +105,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const created = sandbox.addAccount({ id: account, apiKey });
   const address = await app.listen({ port: options.port, host: options.host }).catch(async (error: NodeJS.ErrnoException) => {
     await app.close();
-    if (error.code === 'EADDRINUSE') throw new UsageError(`Invalid --port: ${options.port} is in use; choose another (0 picks a free one).`);
+    if (error.code === 'EADDRINUSE') throw new daemon.PortInUseError(options.port);
     throw error;
   });
   const bound = app.server.address() as AddressInfo;
