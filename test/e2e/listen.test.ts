@@ -47,6 +47,27 @@ const customer = async (): Promise<string> => {
 };
 
 describe('pay webhooks listen', () => {
+  it('says the app is answering again without counting events when none are left waiting', async () => {
+    const down = new Receiver();
+    await down.start();
+    const url = down.url('/hook');
+    await down.stop();
+    try {
+      const listener = listen(['--forward-to', url]);
+      await listener.line(/^Ready!/);
+      await customer();
+      await listener.said(/is not answering/);
+      await down.start(); // back on the same port: the waiting event is the probe, and then none is left
+      await listener.said(/is answering again/);
+      await down.waitFor(() => down.received.length === 1);
+      expect(listener.stderr()).toContain(`${url} is answering again.\n`);
+      expect(listener.stderr()).not.toMatch(/\b0 events/);
+      expect(await stop(listener)).toBe(0);
+    } finally {
+      await down.stop();
+    }
+  });
+
   it('prints Ready with a masked secret that stays the same run after run, then a line per event and delivery', async () => {
     const before = await customer();
     const first = listen(['--forward-to', app.url('/hook?x=1'), '--forward-header', 'X-Trace: abc']);
