@@ -85,6 +85,8 @@ describe('card payment intents', () => {
     const twice = await sb.pay(['intents', 'capture', held.id]);
     expect(twice.code).toBe(5);
     expect(twice.stderr).toContain('only once');
+    // The rule in words: users have no spec to look up.
+    expect(twice.stderr).not.toMatch(/spec|section/i);
   });
 
   it('cancel before processing or succeeded, never after', async () => {

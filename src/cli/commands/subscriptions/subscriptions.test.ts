@@ -208,6 +208,11 @@ describe('pay subscriptions: rules and errors', () => {
     const bad = await sb.pay(['subscriptions', 'create', '--customer', 'cus_x', '--payment-method', 'pm_x', '--price', '100', '--billing-cycle-anchor', '2040-02-30', '--interval-unit', 'week', '--interval-count', '1']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--billing-cycle-anchor');
+    // A date far beyond any schedule is a typo: refused by the domain rule the service shares.
+    const far = await sb.pay(['subscriptions', 'create', '--customer', 'cus_x', '--payment-method', 'pm_x', '--price', '100', '--billing-cycle-anchor', '9999-12-31', '--interval-unit', 'week', '--interval-count', '1']);
+    expect({ code: far.code, stderr: far.stderr }).toEqual({ code: 2, stderr: '✗ Invalid --billing-cycle-anchor: must be a date from 1970-01-01 to 2100-12-31.' });
+    const service = await sb.http('POST', '/v1/subscriptions', { customer_id: 'cus_x', payment_method_id: 'pm_x', price: 100, billing_cycle_anchor: '9999-12-31', interval_unit: 'week', interval_count: 1 });
+    expect({ status: service.status, param: service.body.error.param }).toEqual({ status: 400, param: 'billing_cycle_anchor' });
     const unit = await sb.pay(['subscriptions', 'create', '--customer', 'cus_x', '--payment-method', 'pm_x', '--price', '100', '--billing-cycle-anchor', '2040-02-01', '--interval-unit', 'day', '--interval-count', '1']);
     expect(unit.code).toBe(2);
     expect(unit.stderr).toContain('--interval-unit');
