@@ -8,7 +8,7 @@ import type { PaymentIntent } from '../domain/payment-intents.js';
 import { CLOSE_REPLACED, type ReaderAction, type ReaderFrame, type ReaderHello, type ReaderResult, type ServerFrame } from '../domain/reader-protocol.js';
 import type { Refund } from '../domain/refunds.js';
 import type { TerminalReader } from '../domain/terminal-readers.js';
-import { describeError } from '../webhooks/post.js';
+import { describeError } from '../infra/webhook-post.js';
 
 /** An action that needs the customer: a payment, or a same-day refund to confirm with the card. */
 export type CustomerAction = Exclude<ReaderAction, { type: 'cancel_action' }>;

@@ -5,7 +5,7 @@ import { toApiError } from '../client/client.js';
 import { endpoints } from '../domain/endpoints.js';
 import type { Event } from '../domain/events.js';
 import type { ClientFrame, ServerFrame } from '../domain/listen.js';
-import { describeError } from './post.js';
+import { describeError } from '../infra/webhook-post.js';
 
 export type ReadyFrame = Extract<ServerFrame, { type: 'ready' }>;
 

@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { postSignedEvent } from '../../webhooks/post.js';
+import { postSignedEvent } from '../../infra/webhook-post.js';
 import type { Sandbox } from '../sandbox.js';
 import { disableWebhookEndpoint } from '../services/webhook-endpoints.js';
 import type { DueDelivery } from './deliveries.js';

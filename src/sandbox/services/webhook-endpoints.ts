@@ -9,7 +9,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointCreate,
 } from '../../domain/webhook-endpoints.js';
-import { newWebhookSecret } from '../../webhooks/signing.js';
+import { newWebhookSecret } from '../../infra/webhook-signing.js';
 import type { ServiceContext } from './context.js';
 
 const enabledEndpoints = (ctx: ServiceContext) =>

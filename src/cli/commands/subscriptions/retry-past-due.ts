@@ -201,7 +201,7 @@ async function batchToResume(options: RetryPastDueOptions, account: string, f: F
 /** A journal another process holds: exit 5, naming it. */
 function locked(error: unknown, f: Factory): unknown {
   if (!(error instanceof Error) || error.name !== 'LockedError') return error;
-  const { pid, path } = error as import('../../../operator/lock.js').LockedError;
+  const { pid, path } = error as import('../../../infra/pid-lock.js').LockedError;
   f.io.error(`This batch is being run by ${pid === null ? 'another process' : `process ${pid}`} (lock ${path}): let it finish, or stop it, then --resume.`);
   return new SilentError(EXIT.conflict);
 }
