@@ -38,3 +38,4 @@ export const AccountCreate = z.strictObject({
   account: z.string().regex(/^acct_[A-Za-z0-9_]+$/, { error: 'must start with acct_ and use letters, digits and _' }).optional(),
   api_key: z.string().min(16, { error: 'must be at least 16 characters' }).max(200).optional(),
 });
+export type AccountCreate = z.infer<typeof AccountCreate>;

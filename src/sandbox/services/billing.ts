@@ -1,5 +1,5 @@
 import { dueInstant } from '../../domain/schedule.js';
-import type { DueWork } from '../clock.js';
+import type { DueWork } from './due-work.js';
 import type { ServiceContext } from './context.js';
 import { cancelNow, chargeScheduledPayment } from './subscriptions.js';
 

@@ -4,7 +4,7 @@ import { expiryPassed } from '../../domain/cards.js';
 import { ApiError } from '../../domain/errors.js';
 import { parseExpiry, PaymentMethodCreate } from '../../domain/payment-methods.js';
 import type { PaymentIntent } from '../../domain/payment-intents.js';
-import type { DueWork } from '../clock.js';
+import type { DueWork } from './due-work.js';
 import type { ServiceContext } from './context.js';
 import { cancelPaymentIntent, confirmPaymentIntent, createPaymentIntent, getPaymentIntent } from './payment-intents.js';
 import { createPaymentMethod } from './payment-methods.js';

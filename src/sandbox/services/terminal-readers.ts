@@ -11,7 +11,7 @@ const CODE_TTL_MS = 24 * 60 * 60 * 1000;
 type StoredReader = Omit<TerminalReader, 'status'>;
 
 export function withStatus(ctx: ServiceContext, reader: StoredReader): TerminalReader {
-  return { ...reader, status: ctx.readers.isOnline(ctx.account.id, reader.id) ? 'online' : 'offline' };
+  return { ...reader, status: ctx.env.readers.isOnline(ctx.account.id, reader.id) ? 'online' : 'offline' };
 }
 
 export const getReader = (ctx: ServiceContext, id: string, param = 'id'): TerminalReader =>
@@ -91,5 +91,5 @@ export function setReaderAction(ctx: ServiceContext, reader: TerminalReader, act
 /** Pushes an action to the reader once the change that asked for it has committed. */
 export function pushToReader(ctx: ServiceContext, readerId: string, action: ReaderAction): void {
   const account = ctx.account.id;
-  ctx.afterCommit(() => ctx.readers.push(account, readerId, action));
+  ctx.afterCommit(() => ctx.env.readers.push(account, readerId, action));
 }

@@ -106,12 +106,12 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const account = f.env.PAY_SANDBOX_ACCOUNT || saved?.account;
   const apiKey = f.env.PAY_SANDBOX_API_KEY || saved?.api_key || newApiKey();
 
-  const { buildServer } = await import('../../../sandbox/server.js');
+  const { buildServer, listen } = await import('../../../sandbox/server.js');
   const db = options.memory ? ':memory:' : (options.db ?? sandboxDbFile(dir));
-  const { app, sandbox } = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } });
+  const server = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } });
+  const { app, sandbox } = server;
   const created = sandbox.addAccount({ id: account, apiKey });
-  const address = await app.listen({ port: options.port, host: options.host }).catch(async (error: NodeJS.ErrnoException) => {
-    await app.close();
+  const address = await listen(server, { port: options.port, host: options.host }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new UsageError(`Invalid --port: ${options.port} is in use; choose another (0 picks a free one).`);
     throw error;
   });

@@ -1,7 +1,6 @@
-import { EventEmitter } from 'node:events';
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../domain/events.js';
-import type { Database } from '../store/db.js';
-import { SandboxKeys } from '../store/keys.js';
+import type { Database } from './db.js';
+import { SandboxKeys } from './keys.js';
 
 /** A delivery the worker is about to attempt. */
 export interface DueDelivery {
@@ -33,9 +32,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * for the developer's wall clock.
  */
 export class DeliveryStore {
-  /** Emits `queued` once a transaction that queued deliveries has committed. */
-  readonly signal = new EventEmitter();
-
   constructor(
     private readonly db: Database,
     private readonly keys: SandboxKeys,
@@ -68,7 +64,6 @@ export class DeliveryStore {
       "INSERT INTO deliveries (account, event_id, endpoint_id, url, status, next_attempt_at, created) VALUES (?, ?, ?, ?, 'pending', ?, ?)",
       account, eventId, endpoint.id, endpoint.url, dueMs, dueMs,
     );
-    this.db.onCommit(() => this.signal.emit('queued'));
   }
 
   /** Pending deliveries due at nowMs, oldest first, leaving out those already in flight. */
