@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
 import { ApiError, clip, parseOrThrow } from '../domain/errors.js';
+import type { ObjectKind } from '../domain/ids.js';
 import { REDACTED_HEADER, SHOWN_ONCE } from '../domain/secrets.js';
 import type { Account } from './store/accounts.js';
 import type { Sandbox } from './sandbox.js';
@@ -127,11 +128,33 @@ function withoutSecret(body: unknown, field: string | undefined): unknown {
  * `commit`) is returned, so the transaction keeps its changes; any other error is thrown
  * and rolls the transaction back.
  */
-export function keepingDeclines<T>(fn: () => T): { value: T } | { declined: ApiError } {
+function keepingDeclines<T>(fn: () => T): { value: T } | { declined: ApiError } {
   try {
     return { value: fn() };
   } catch (error) {
     if (error instanceof ApiError && error.commit) return { declined: error };
+    throw error;
+  }
+}
+
+/** What a service did for a page: its value, or the ApiError that refused or declined it. */
+export type PageOutcome<T> = { value: T } | { declined: ApiError };
+
+/**
+ * The pipeline of a hosted page (checkout, payment links), one fixed sequence too: no
+ * API key, the unguessable id in the URL is the capability, so → the account owning
+ * that object → act in one transaction → the outcome. A refusal is returned, not thrown,
+ * for the page to show: a declined payment keeps its changes, any other refusal rolls
+ * back. Undefined when no account owns such an object.
+ */
+export function pageCall<T>(sandbox: Sandbox, kind: ObjectKind, id: string, act: (ctx: ServiceContext) => T): PageOutcome<T> | undefined {
+  const owner = sandbox.store.objects.ownerOf(kind, id);
+  const account = owner === undefined ? undefined : sandbox.store.accounts.byId(owner);
+  if (!account) return undefined;
+  try {
+    return sandbox.store.db.transaction(() => keepingDeclines(() => act(sandbox.context(account))));
+  } catch (error) {
+    if (error instanceof ApiError) return { declined: error };
     throw error;
   }
 }
