@@ -1,4 +1,5 @@
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../domain/events.js';
+import { toInstant } from '../../infra/time.js';
 import type { Database } from './db.js';
 import { SandboxKeys } from './keys.js';
 
@@ -22,8 +23,6 @@ interface DeliveryRow {
   attempts: string;
   next_attempt_at: number | null;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Webhook deliveries and endpoint secrets. A delivery row is written in the transaction
@@ -105,7 +104,7 @@ export class DeliveryStore {
         url: r.url,
         status: r.status,
         attempts: JSON.parse(r.attempts) as DeliveryAttempt[],
-        next_attempt_at: r.next_attempt_at === null ? null : iso(r.next_attempt_at),
+        next_attempt_at: r.next_attempt_at === null ? null : toInstant(r.next_attempt_at),
       }));
   }
 

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { DateString } from '../../../domain/common.js';
+import { clockTarget } from '../../../domain/test-helpers.js';
 import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { sandboxDbFile } from '../../../config/paths.js';
 import { UsageError } from '../../errors.js';
@@ -70,7 +71,7 @@ function checkOptions(options: StartOptions): string | undefined {
   if (options.memory && options.db) throw new UsageError('--db and --memory cannot be used together: choose one.');
   if (options.clock === undefined) return undefined;
   if (!ClockFlag.safeParse(options.clock).success) throw new UsageError(`Invalid --clock: must be a date (YYYY-MM-DD) or an ISO 8601 date-time, got '${options.clock}'.`);
-  return /^\d{4}-\d{2}-\d{2}$/.test(options.clock) ? `${options.clock}T00:00:00Z` : new Date(options.clock).toISOString().replace(/\.000Z$/, 'Z');
+  return clockTarget({ to: options.clock }, '');
 }
 
 export async function run(options: StartOptions, f: Factory): Promise<void> {
