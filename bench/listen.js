@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { signedHeaders } from '../dist/webhooks/signing.js';
+import { signedHeaders } from '../dist/infra/webhook-signing.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
