@@ -3,7 +3,7 @@ import type { Command, CommanderError } from 'commander';
 import { NetworkError, PathError } from '../client/errors.js';
 import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
-import { LockedError } from '../operator/lock.js';
+import { LockedError } from '../infra/pid-lock.js';
 import { ListenError } from '../webhooks/errors.js';
 import { CancelError, CheckFailedError, PartialError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';

@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { acquireLock } from './lock.js';
+import { acquireLock } from '../infra/pid-lock.js';
 import { PastDueSubscription, SKIP_REASONS } from './past-due.js';
 
 // The batch journal: one append-only JSON-lines file a batch. Its first line is the

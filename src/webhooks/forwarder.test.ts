@@ -72,19 +72,4 @@ describe('Spool', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
-
-  it('belongs to one live process at a time', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pay-spool-'));
-    try {
-      const spool = new Spool(join(dir, 's.db'));
-      expect(spool.claim(100, () => true)).toBeUndefined();
-      expect(spool.claim(200, (pid) => pid === 100)).toBe(100);
-      expect(spool.claim(200, () => false)).toBeUndefined(); // the holder died
-      spool.release(200);
-      expect(spool.claim(300, () => true)).toBeUndefined();
-      spool.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
 });

@@ -1,8 +1,8 @@
 import { Agent } from 'undici';
-import { processAlive } from '../sandbox/daemon.js';
-import { ListenError } from './errors.js';
 import { type Event, matchesType } from '../domain/events.js';
-import { postSignedEvent } from './post.js';
+import { acquireLock, LockedError } from '../infra/pid-lock.js';
+import { postSignedEvent } from '../infra/webhook-post.js';
+import { ListenError } from './errors.js';
 import { type Pending, Spool } from './spool.js';
 import { lostNotice, type ReadyFrame, reconnectedNotice, resumedNotice, Tunnel } from './tunnel.js';
 
@@ -137,14 +137,11 @@ export class Forwarder {
   private settledCount = 0;
   /** Per event and target, the last answer when it was not a 2xx; removed once one is. */
   private readonly failing = new Map<string, DeliveryResult>();
+  /** Releases the spool's lock: one listen of a profile at a time, or each would forward the other's events. */
+  private unlock: (() => Promise<void>) | undefined;
 
   constructor(private readonly options: ForwarderOptions) {
     this.spool = new Spool(options.spoolFile);
-    const owner = this.spool.claim(process.pid, processAlive);
-    if (owner !== undefined) {
-      this.spool.close();
-      throw new ListenError(`Another pay webhooks listen for this profile is running (pid ${owner}): stop it first, or use another profile.`);
-    }
     this.from = options.from;
     this.resumedFrom = options.from === undefined ? this.spool.cursor : undefined;
     this.agent = new Agent({
@@ -171,6 +168,10 @@ export class Forwarder {
    */
   async run(): Promise<RunEnd> {
     try {
+      this.unlock = await acquireLock(`${this.options.spoolFile}.lock`).catch((error: unknown) => {
+        if (!(error instanceof LockedError)) throw error;
+        throw new ListenError(`Another pay webhooks listen for this profile is ${error.pid === null ? 'starting' : `running (pid ${error.pid})`}: stop it first, or use another profile.`);
+      });
       await this.tunnel.run();
     } finally {
       await this.stop();
@@ -205,8 +206,8 @@ export class Forwarder {
       clearTimeout(flush);
       await this.agent.close();
       const waiting = this.spool.count();
-      this.spool.release(process.pid);
       this.spool.close();
+      await this.unlock?.();
       return waiting;
     })();
     return this.stopped;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireLock, LockedError } from './lock.js';
+import { acquireLock, LockedError } from './pid-lock.js';
 
 let dir: string;
 let lock: string;

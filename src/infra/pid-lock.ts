@@ -1,8 +1,9 @@
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 
-// A lock file beside the journal holds the pid of the process running its batch. It is
-// created with O_EXCL, so of two processes only one gets it; a lock whose process is
-// gone (kill -9, a crash) is stale and taken over.
+// The one pid lock (a support batch's journal, a profile's listen spool): a lock file
+// holds the pid of the process that owns the thing. It is created with O_EXCL, so of two
+// processes only one gets it; a lock whose process is gone (kill -9, a crash) is stale
+// and taken over.
 
 export class LockedError extends Error {
   override name = 'LockedError';
@@ -36,7 +37,7 @@ export async function acquireLock(path: string): Promise<() => Promise<void>> {
     const holder = await readHolder(path);
     if (holder === 'gone') continue;
     if (holder === 'writing') throw new LockedError(path, null);
-    if (holder !== 'stale' && isAlive(holder)) throw new LockedError(path, holder);
+    if (holder !== 'stale' && processAlive(holder)) throw new LockedError(path, holder);
     // Stale: removed, then created anew above. (Two processes finding the same stale
     // lock within the same instant could both remove it; one resume racing another
     // right after a crash is the only way there.)
@@ -64,7 +65,8 @@ async function releaseLock(path: string): Promise<void> {
   if (holder === process.pid) await unlink(path).catch(ignoreMissing);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this pid exists (also another user's): the sandbox daemon's check too. */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
