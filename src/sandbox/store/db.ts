@@ -16,6 +16,10 @@ export class Database {
   /** True when opening migrated a database that already had a schema. */
   upgraded = false;
   private afterCommit: Array<() => void> = [];
+  /** Where a failed after-commit callback is told: the sandbox's log (its stderr; sandbox.log when detached). */
+  report: (error: unknown) => void = (error) => {
+    process.stderr.write(`pay sandbox: work after a commit failed (the request itself succeeded): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  };
 
   constructor(readonly file: string) {
     // API key hashes and the accounts' data live here: the file is its owner's alone (WAL files inherit the mode).
@@ -86,7 +90,14 @@ export class Database {
     }
     const callbacks = this.afterCommit;
     this.afterCommit = [];
-    for (const callback of callbacks) callback();
+    // The work is committed: a failing push or wake-up must neither undo its answer nor stop the others.
+    for (const callback of callbacks) {
+      try {
+        callback();
+      } catch (error) {
+        this.report(error);
+      }
+    }
     return result;
   }
 
