@@ -147,7 +147,12 @@ export class Tunnel {
       });
       ws.on('message', (data) => {
         silenceAllowed(heartbeat * MISSED_HEARTBEATS);
-        const frame = JSON.parse(String(data)) as ServerFrame;
+        const frame = parseFrame(String(data));
+        if (!frame) {
+          // Nothing after a frame we cannot read can be trusted: reconnect (announced), resuming after the cursor.
+          reason = 'the service sent a malformed frame';
+          return void ws.terminate();
+        }
         if (frame.type === 'ping') return this.send({ type: 'pong' });
         if (frame.type === 'ready') {
           ready = true;
@@ -167,4 +172,17 @@ export class Tunnel {
       });
     });
   }
+}
+
+/** A server frame, or undefined when the text is not one (not JSON, no type, an event frame without its event). */
+function parseFrame(text: string): ServerFrame | undefined {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof frame !== 'object' || frame === null || typeof (frame as { type?: unknown }).type !== 'string') return undefined;
+  if ((frame as { type: string }).type === 'event' && typeof (frame as { event?: { id?: unknown } }).event?.id !== 'string') return undefined;
+  return frame as ServerFrame;
 }
