@@ -87,4 +87,28 @@ describe('Spool', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('is claimed by one of two listens starting at the same moment, never both', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-spool-'));
+    try {
+      const a = new Spool(join(dir, 's.db'));
+      const b = new Spool(join(dir, 's.db'));
+      expect(a.claim(999, () => true)).toBeUndefined(); // the owner left by a listen since killed
+      const live = new Set<number>();
+      // b (another process) claims between a's read of the dead owner and a's write.
+      const holder = a.claim(100, (pid) => {
+        if (pid === 999) {
+          expect(b.claim(200, (p) => live.has(p))).toBeUndefined();
+          live.add(200);
+          return false;
+        }
+        return live.has(pid);
+      });
+      expect(holder).toBe(200);
+      a.close();
+      b.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

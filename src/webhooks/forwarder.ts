@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { processAlive } from '../sandbox/daemon.js';
-import { UsageError } from '../cli/errors.js';
 import { type Event, matchesType } from '../domain/events.js';
+import { LockedError } from '../operator/lock.js';
 import { postSignedEvent } from './post.js';
 import { type Pending, Spool } from './spool.js';
 import { lostNotice, type ReadyFrame, reconnectedNotice, resumedNotice, Tunnel } from './tunnel.js';
@@ -143,7 +143,7 @@ export class Forwarder {
     const owner = this.spool.claim(process.pid, processAlive);
     if (owner !== undefined) {
       this.spool.close();
-      throw new UsageError(`Another pay webhooks listen for this profile is running (pid ${owner}): stop it first, or use another profile.`);
+      throw new LockedError(options.spoolFile, owner);
     }
     this.from = options.from;
     this.resumedFrom = options.from === undefined ? this.spool.cursor : undefined;

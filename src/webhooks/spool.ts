@@ -69,10 +69,18 @@ export class Spool {
    * holds it, if any: two would each forward the other's events.
    */
   claim(pid: number, alive: (pid: number) => boolean): number | undefined {
-    const owner = Number(this.state('owner'));
-    if (owner && owner !== pid && alive(owner)) return owner;
-    this.setState('owner', String(pid));
-    return undefined;
+    for (;;) {
+      const current = this.state('owner');
+      const owner = Number(current);
+      if (owner && owner !== pid && alive(owner)) return owner;
+      // Written only over the owner just read (compare and swap): of two listens starting
+      // at the same moment, one claims the spool and the other reads it claimed.
+      const { changes } =
+        current === undefined
+          ? this.sql("INSERT OR IGNORE INTO state (key, value) VALUES ('owner', ?)").run(String(pid))
+          : this.sql("UPDATE state SET value = ? WHERE key = 'owner' AND value = ?").run(String(pid), current);
+      if (Number(changes) === 1) return undefined;
+    }
   }
 
   release(pid: number): void {

@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { EventPattern } from '../../../domain/events.js';
 import type { DeliveryResult, Routing, RunEnd } from '../../../webhooks/forwarder.js';
-import { CheckFailedError, UsageError } from '../../errors.js';
+import { CheckFailedError, SilentError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { durationArg, intArg, withExamples } from '../../flags.js';
 import { eventTypesArg } from '../events/view.js';
+import { EXIT } from '../../main.js';
 import { listenSink } from './view.js';
 
 export interface ListenOptions {
@@ -115,7 +116,7 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
   const { listenIdentity } = await import('../../../webhooks/identity.js');
   const identity = listenIdentity(profile, await f.profiles());
   const { Forwarder } = await import('../../../webhooks/forwarder.js');
-  const forwarder = new Forwarder({
+  const forwarder = claimed(f, () => new Forwarder({
     baseUrl: client.baseUrl,
     headers: client.authHeaders(),
     listenerId: identity.listenerId,
@@ -131,7 +132,7 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
     exitAfterIdleMs: options.exitAfterIdle,
     maxEvents: options.maxEvents,
     sink: listenSink(f.io, { printSecret: options.printSecret }),
-  });
+  }));
   const running = forwarder.run();
   await Promise.race([running, interrupted]);
   const waiting = await forwarder.stop();
@@ -143,6 +144,17 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
   if (options.failOnError && failed.length > 0) {
     const lines = failed.map((result) => `  ${result.event_id} ${result.event_type} · POST ${result.url} → ${answer(result)}`);
     throw new CheckFailedError(`The app did not take ${plural(failed.length, 'event')} (--fail-on-error):\n${lines.join('\n')}`);
+  }
+}
+
+/** The forwarder, unless another listen of the profile holds its spool: a conflict, exit 5 naming it (two would forward every event twice). */
+function claimed<T>(f: Factory, start: () => T): T {
+  try {
+    return start();
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== 'LockedError') throw error;
+    f.io.error(`Another pay webhooks listen for this profile is running (pid ${(error as import('../../../operator/lock.js').LockedError).pid}): stop it first, or use another profile.`);
+    throw new SilentError(EXIT.conflict);
   }
 }
 
