@@ -26,6 +26,17 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        test: {
+          name: 'reliability',
+          include: ['test/reliability/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['test/support/no-leaked-handles.ts'],
+          execArgv: ['--expose-gc'],
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });
