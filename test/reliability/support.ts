@@ -118,6 +118,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export class Api {
   requests = 0;
+  /** Requests the server answered (any status). */
+  answered = 0;
   retries = 0;
   /** Requests waiting to be retried right now. */
   retrying = 0;
@@ -135,6 +137,7 @@ export class Api {
       for (;;) {
         this.requests++;
         const answer = await this.once(auth, method, path, body, extra).catch((error: unknown) => error as Error);
+        if (!(answer instanceof Error)) this.answered++;
         const unanswered = answer instanceof Error || answer.status >= 500 || (extra.retryOn409 === true && answer.status === 409);
         if (!unanswered) return answer;
         if (Date.now() > deadline) {
