@@ -2,7 +2,7 @@ import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { endpoints, fillPath, isWrite } from '../../src/domain/endpoints.js';
-import { Api, runSeed, SandboxProcess } from './support.js';
+import { Api, collectionOf, runSeed, SandboxProcess } from './support.js';
 
 // Hostile input on every endpoint of the route table (src/domain/endpoints.ts), so a new
 // route is covered without editing this test: bodies and query strings with wrong types,
@@ -115,7 +115,7 @@ it('answers hostile input on every endpoint with a 4xx error naming the field, n
   let tried = 0;
   const statuses = new Map<number, number>();
   for (const [routeName, { method, path }] of Object.entries(endpoints)) {
-    const collection = path.split('/')[2]!;
+    const collection = collectionOf(path);
     const fixture = fixtures.get(collection);
     const ids = path.includes('{id}') && fixture !== undefined ? fc.oneof(id, fc.constant(fixture)) : id;
     await fc.assert(

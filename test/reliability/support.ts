@@ -222,3 +222,10 @@ export async function collect(api: Api, auth: Auth): Promise<AccountState> {
 /** What a Receiver got, as the checker's receipts of one endpoint. */
 export const receiptsOf = (endpointId: string, receiver: Receiver): Receipt[] =>
   receiver.received.map((r) => ({ endpointId, webhookId: r.id, verified: r.verified === true, body: r.body }));
+
+/** The collection a route is about: the path segment before `{id}`, else the one after /v1/. */
+export function collectionOf(path: string): string {
+  const segments = path.split('/');
+  const at = segments.indexOf('{id}');
+  return at > 0 ? segments[at - 1]! : segments[2]!;
+}
