@@ -23,6 +23,11 @@ export interface SocketHandlers<In extends Frame> {
    * connection ready (listen's `ready`, a reader's `registered`); undefined for any other.
    */
   heartbeatOf(frame: In): number | undefined;
+  /**
+   * Whether a frame carries what its type promises (listen's event frame its event): one
+   * that does not is malformed, as is text that is no typed JSON frame.
+   */
+  complete?(frame: In): boolean;
   /** Every frame but the service's pings, in order. */
   frame(frame: In): void;
   /** The connection closed, with the service's close code and reason. */
@@ -51,8 +56,9 @@ export interface ReconnectingSocketOptions<In extends Frame> {
 /**
  * The one reconnecting WebSocket client of the service's protocols (listen tunnels,
  * terminal readers): opens a connection, answers pings, notices a silent service (a
- * watchdog of a few heartbeats), refuses to retry an answer that retrying cannot change
- * (the service's error body, as an ApiError), and reconnects with backoff and jitter,
+ * watchdog of a few heartbeats), drops a connection that sends a malformed frame (never
+ * a crash), refuses to retry an answer that retrying cannot change (the service's error
+ * body, as an ApiError), and reconnects with backoff and jitter,
  * announcing each loss, until stopped or it gives up.
  */
 export class ReconnectingSocket<In extends Frame, Out extends Frame> {
@@ -144,8 +150,12 @@ export class ReconnectingSocket<In extends Frame, Out extends Frame> {
       });
       ws.on('message', (data) => {
         const parsed = parseJson(String(data));
-        // Anything but a typed JSON frame is not the protocol's: only the watchdog hears it.
-        if (!isFrame(parsed)) return allowSilence();
+        if (!isFrame(parsed) || handlers.complete?.(parsed as In) === false) {
+          // Nothing after a frame that cannot be read can be trusted: the connection is
+          // dropped (announced) and the next one resumes where the protocol stands.
+          reason = 'the service sent a malformed frame';
+          return void ws.terminate();
+        }
         const frame = parsed as In;
         const heartbeat = handlers.heartbeatOf(frame);
         if (heartbeat !== undefined) {

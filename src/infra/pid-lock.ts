@@ -1,51 +1,58 @@
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { link, open, readFile, unlink } from 'node:fs/promises';
 
 // The one pid lock (a support batch's journal, a profile's listen spool): a lock file
-// holds the pid of the process that owns the thing. It is created with O_EXCL, so of two
-// processes only one gets it; a lock whose process is gone (kill -9, a crash) is stale
-// and taken over.
+// holds the pid of the process that owns the thing. It appears whole, as a hard link to
+// a file already holding the pid (link fails if the name exists, as O_EXCL does), so of
+// two processes only one gets it and the other always learns who holds it; a lock whose
+// process is gone (kill -9, a crash) is stale and taken over.
 
 export class LockedError extends Error {
   override name = 'LockedError';
   constructor(
     readonly path: string,
-    /** The process holding the lock; null while it is still writing its pid. */
-    readonly pid: number | null,
+    /** The process holding the lock. */
+    readonly pid: number,
   ) {
-    super(`The lock ${path} is ${pid === null ? 'being taken by another process' : `held by process ${pid}`}: its work is still running there; let it finish, or stop it, then try again.`);
+    super(`The lock ${path} is held by process ${pid}: its work is still running there; let it finish, or stop it, then try again.`);
   }
 }
 
-/** A lock file younger than this with no pid yet belongs to a process still writing it. */
-const WRITING_MS = 5_000;
+let staging = 0;
 
 /** Takes the lock at `path`, or throws LockedError naming the live process that holds it. Resolves to its release. */
 export async function acquireLock(path: string): Promise<() => Promise<void>> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const handle = await open(path, 'wx', 0o600);
+  // A name no other live process uses: one left by a dead process of the same pid is written over.
+  const staged = `${path}.${process.pid}.${staging++}`;
+  const handle = await open(staged, 'w', 0o600);
+  try {
+    await handle.writeFile(`${process.pid}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    for (let attempt = 0; ; attempt++) {
       try {
-        await handle.writeFile(`${process.pid}\n`);
-        await handle.sync();
-      } finally {
-        await handle.close();
+        await link(staged, path);
+        return () => releaseLock(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw error;
       }
-      return () => releaseLock(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw error;
+      const holder = await readHolder(path);
+      if (holder === 'gone') continue;
+      if (holder !== 'stale' && processAlive(holder)) throw new LockedError(path, holder);
+      // Stale: removed, then linked anew above. (Two processes finding the same stale
+      // lock within the same instant could both remove it; one resume racing another
+      // right after a crash is the only way there.)
+      await unlink(path).catch(ignoreMissing);
     }
-    const holder = await readHolder(path);
-    if (holder === 'gone') continue;
-    if (holder === 'writing') throw new LockedError(path, null);
-    if (holder !== 'stale' && processAlive(holder)) throw new LockedError(path, holder);
-    // Stale: removed, then created anew above. (Two processes finding the same stale
-    // lock within the same instant could both remove it; one resume racing another
-    // right after a crash is the only way there.)
-    await unlink(path).catch(ignoreMissing);
+  } finally {
+    await unlink(staged).catch(ignoreMissing);
   }
 }
 
-async function readHolder(path: string): Promise<number | 'gone' | 'writing' | 'stale'> {
+/** The pid in the lock file; 'stale' when it holds none (not written by this lock). */
+async function readHolder(path: string): Promise<number | 'gone' | 'stale'> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -54,9 +61,7 @@ async function readHolder(path: string): Promise<number | 'gone' | 'writing' | '
     throw error;
   }
   const pid = Number(text.trim());
-  if (Number.isSafeInteger(pid) && pid > 0) return pid;
-  const since = await stat(path).then((s) => Date.now() - s.mtimeMs, () => Infinity);
-  return since < WRITING_MS ? 'writing' : 'stale';
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : 'stale';
 }
 
 /** Removes the lock if it is still this process's. */

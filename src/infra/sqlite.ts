@@ -14,6 +14,13 @@ export class Sqlite {
   private readonly statements = new Map<string, StatementSync>();
   private depth = 0;
   private afterCommit: Array<() => void> = [];
+  /**
+   * Where a failed after-commit callback is told: stderr (the sandbox's log, sandbox.log
+   * when detached), unless its owner says otherwise.
+   */
+  report: (error: unknown) => void = (error) => {
+    process.stderr.write(`pay: work after a commit failed (what was committed stands): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  };
 
   constructor(readonly file: string) {
     if (file !== ':memory:') {
@@ -76,7 +83,14 @@ export class Sqlite {
     }
     const callbacks = this.afterCommit;
     this.afterCommit = [];
-    for (const callback of callbacks) callback();
+    // The work is committed: a failing push or wake-up must neither undo its answer nor stop the others.
+    for (const callback of callbacks) {
+      try {
+        callback();
+      } catch (error) {
+        this.report(error);
+      }
+    }
     return result;
   }
 

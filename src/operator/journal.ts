@@ -111,12 +111,15 @@ export class Journal {
   static async create(path: string, header: BatchHeader): Promise<Journal> {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const unlock = await acquireLock(lockFile(path));
+    let handle: FileHandle | undefined;
     try {
-      const journal = new Journal(path, await open(path, 'wx', 0o600), unlock);
+      handle = await open(path, 'wx', 0o600);
+      const journal = new Journal(path, handle, unlock);
       await journal.append(header);
       await syncDirectory(dirname(path));
       return journal;
     } catch (error) {
+      await handle?.close();
       await unlock();
       throw error;
     }

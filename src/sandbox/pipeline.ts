@@ -54,7 +54,8 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
         params: request.params as Record<string, string>,
         origin: originOf(request),
       };
-      if (!schemas.body && isWrite(method)) rejectUnexpectedBody(body);
+      if (!schemas.query) rejectUnknown(request.query ?? {}, 'This operation takes no query parameters.');
+      if (!schemas.body && isWrite(method)) rejectUnknown(body, 'This operation takes no body.');
       const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
       const requestPath = request.url.split('?')[0]!;
       const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
@@ -186,11 +187,12 @@ function bodyObject(body: unknown, required: boolean): object {
   return body;
 }
 
-function rejectUnexpectedBody(body: object): void {
-  const keys = Object.keys(body);
+/** Unknown fields are refused (DESIGN section 4): in the body or the query of an operation that takes none. */
+function rejectUnknown(fields: object, rule: string): void {
+  const keys = Object.keys(fields);
   if (keys.length > 0) {
     const param = clip(keys[0]!);
-    throw new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}. This operation takes no body.`, { param });
+    throw new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}. ${rule}`, { param });
   }
 }
 

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../domain/events.js';
-import { classify, targetsOf } from './forwarder.js';
+import { ListenerRunningError } from './errors.js';
+import { classify, Forwarder, type ListenSink, targetsOf } from './forwarder.js';
 import { Spool } from './spool.js';
 
 describe('targetsOf', () => {
@@ -69,6 +70,31 @@ describe('Spool', () => {
       expect(spool.count('a')).toBe(2);
       spool.close();
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Forwarder', () => {
+  it('of two started on one spool at the same moment, one runs and the other is refused naming its pid', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-spool-'));
+    const spoolFile = join(dir, 'listen', 'lsn_test.db');
+    const quiet: ListenSink = { ready() {}, event() {}, delivery() {}, notice() {}, warning() {} };
+    // Nothing answers there: the one that runs keeps reconnecting until stopped.
+    const forwarder = () =>
+      new Forwarder({ baseUrl: 'http://127.0.0.1:9', headers: {}, listenerId: 'lsn_test1234', secret: 'whsec_test', spoolFile, routing: { forwardTo: ['http://127.0.0.1:9/hook'], routes: [] }, forwardHeaders: {}, timeoutMs: 1_000, skipVerify: false, sink: quiet });
+    const both = [forwarder(), forwarder()];
+    try {
+      const runs = both.map((f) => f.run().then(() => 'ended', (error: unknown) => error));
+      const refused = await Promise.race(runs);
+      expect(refused).toBeInstanceOf(ListenerRunningError);
+      expect((refused as ListenerRunningError).message).toBe(`Another pay webhooks listen for this profile is running (pid ${process.pid}): stop it first, or use another profile.`);
+      expect(existsSync(`${spoolFile}.lock`)).toBe(true);
+      await Promise.all(both.map((f) => f.stop()));
+      expect(await Promise.all(runs)).toContain('ended');
+      expect(existsSync(`${spoolFile}.lock`)).toBe(false);
+    } finally {
+      await Promise.all(both.map((f) => f.stop()));
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -2,7 +2,7 @@ import { Agent } from 'undici';
 import { type Event, matchesType } from '../domain/events.js';
 import { acquireLock, LockedError } from '../infra/pid-lock.js';
 import { postSignedEvent } from '../infra/webhook-post.js';
-import { ListenError } from './errors.js';
+import { ListenerRunningError } from './errors.js';
 import { type Pending, Spool } from './spool.js';
 import { lostNotice, type ReadyFrame, reconnectedNotice, resumedNotice, Tunnel } from './tunnel.js';
 
@@ -169,8 +169,7 @@ export class Forwarder {
   async run(): Promise<RunEnd> {
     try {
       this.unlock = await acquireLock(`${this.options.spoolFile}.lock`).catch((error: unknown) => {
-        if (!(error instanceof LockedError)) throw error;
-        throw new ListenError(`Another pay webhooks listen for this profile is ${error.pid === null ? 'starting' : `running (pid ${error.pid})`}: stop it first, or use another profile.`);
+        throw error instanceof LockedError ? new ListenerRunningError(error) : error;
       });
       await this.tunnel.run();
     } finally {

@@ -61,6 +61,7 @@ export class Tunnel {
       },
       handlers: {
         heartbeatOf: (frame) => (frame.type === 'ready' ? frame.heartbeat_ms : undefined),
+        complete: (frame) => frame.type !== 'event' || (typeof frame.event === 'object' && frame.event !== null && typeof frame.event.id === 'string'),
         frame: (frame) => {
           if (frame.type === 'ready') {
             handlers.ready(frame, this.connected);
