@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { CommanderError } from 'commander';
 import { NetworkError, PathError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
@@ -6,6 +5,7 @@ import { AuthConfigError, CancelError, CheckFailedError, PartialError, SilentErr
 import { Factory, type GlobalFlags } from './factory.js';
 import type { IO, Streams } from './io/io.js';
 import { NOUNS } from './nouns.js';
+import { asksVersionOnly, version } from './version.js';
 
 /** DESIGN.md section 8: the one table from errors to exit codes. */
 export const EXIT = {
@@ -59,15 +59,10 @@ function nounOf(args: string[]): string | undefined {
   return undefined;
 }
 
-export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
 export async function main(argv: string[], streams: Streams): Promise<number> {
   const args = argv.slice(2);
-  // `--version` answers before commander is even loaded.
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // `--version` answers before commander is even loaded (bin/pay.js answers it sooner still).
+  if (asksVersionOnly(args)) {
     streams.stdout.write(`${version()}\n`);
     return EXIT.ok;
   }
