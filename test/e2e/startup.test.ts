@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { baseEnv, PAY_BIN } from './harness.js';
+import { baseEnv, PAY_BIN, runPay } from './harness.js';
 
 const RECORDER = fileURLToPath(new URL('./fixtures/record-modules.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'pay-startup-'));
@@ -44,4 +44,16 @@ describe('start-up loads only what the command needs', () => {
       expect(urls.filter((u) => u.includes('/dist/sandbox/'))).toEqual([]);
     },
   );
+
+  it('a request to the running sandbox profile makes no health check first: nothing of the sandbox loads', async () => {
+    const env = baseEnv(dir);
+    const started = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env });
+    expect(started.exitCode, started.stderr).toBe(0);
+    try {
+      const urls = await modulesLoadedBy(['customers', 'list', '--json']);
+      expect(urls.filter((u) => u.includes('/dist/sandbox/'))).toEqual([]);
+    } finally {
+      await runPay(['sandbox', 'stop'], { env });
+    }
+  });
 });
