@@ -5,7 +5,8 @@ import type { Client } from '../client/client.js';
 import type { IO } from './io/io.js';
 
 export interface GlobalFlags {
-  json: boolean;
+  /** `--json`: every field (an empty list), or only those named. */
+  json?: string[] | true | undefined;
   profile?: string | undefined;
   input: boolean;
   verbose: boolean;

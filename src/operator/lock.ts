@@ -11,7 +11,7 @@ export class LockedError extends Error {
     /** The process holding the lock; null while it is still writing its pid. */
     readonly pid: number | null,
   ) {
-    super(pid === null ? `${path} is being locked by another process.` : `${path} is locked by process ${pid}.`);
+    super(`The lock ${path} is ${pid === null ? 'being taken by another process' : `held by process ${pid}`}: its work is still running there; let it finish, or stop it, then try again.`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import { processAlive } from '../sandbox/daemon.js';
-import { UsageError } from '../cli/errors.js';
+import { ListenError } from './errors.js';
 import { type Event, matchesType } from '../domain/events.js';
 import { postSignedEvent } from './post.js';
 import { type Pending, type Received, Spool } from './spool.js';
@@ -153,7 +153,7 @@ export class Forwarder {
     const owner = this.spool.claim(process.pid, processAlive);
     if (owner !== undefined) {
       this.spool.close();
-      throw new UsageError(`Another pay webhooks listen for this profile is running (pid ${owner}): stop it first, or use another profile.`);
+      throw new ListenError(`Another pay webhooks listen for this profile is running (pid ${owner}): stop it first, or use another profile.`);
     }
     this.from = options.from;
     this.resumedFrom = options.from === undefined ? this.spool.cursor : undefined;

@@ -3,7 +3,6 @@ import type { ListQuery } from '../../domain/common.js';
 import { expiryPassed } from '../../domain/cards.js';
 import { ApiError } from '../../domain/errors.js';
 import { parseExpiry, PaymentMethodCreate } from '../../domain/payment-methods.js';
-import type { PaymentIntent } from '../../domain/payment-intents.js';
 import type { DueWork } from '../clock.js';
 import type { ServiceContext } from './context.js';
 import { cancelPaymentIntent, confirmPaymentIntent, createPaymentIntent, getPaymentIntent } from './payment-intents.js';
@@ -177,6 +176,3 @@ export function openLinkSession(ctx: ServiceContext, linkId: string, origin: str
     payment_link_id: link.id,
   }, origin);
 }
-
-/** The intent behind a session, for the page's receipt. */
-export const sessionIntent = (ctx: ServiceContext, session: CheckoutSession): PaymentIntent => getPaymentIntent(ctx, session.payment_intent_id);

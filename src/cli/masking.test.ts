@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PayResult, type SandboxHandle, startSandbox } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { type CliResult, cliSandbox } from '../../test/support/cli.js';
 
-let sb: SandboxHandle;
-beforeAll(async () => {
-  sb = await startSandbox();
-});
-afterAll(async () => sb?.stop());
+const sb = cliSandbox();
 
 const SECOND_KEY = 'sk_test_second_account_0123456789abcdef';
 
 /** Neither the whole key nor any 13-character piece of it beyond the allowed 8 + 4. */
-function expectNoKey(result: PayResult, key: string): void {
+function expectNoKey(result: CliResult, key: string): void {
   for (const text of [result.stdout, result.stderr]) {
     expect(text).not.toContain(key);
     // The longest part a mask may show is the first 8 characters; any 9 in a row from the middle is a leak.
@@ -32,7 +28,7 @@ describe('the API key never appears whole in stdout, stderr or --verbose', () =>
     [['sandbox', 'status', '--json']],
   ])('pay %s', async (args) => {
     const result = await sb.pay(args);
-    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expectNoKey(result, sb.apiKey);
   });
 
@@ -44,13 +40,13 @@ describe('the API key never appears whole in stdout, stderr or --verbose', () =>
 
   it('an error with --verbose keeps it masked too', async () => {
     const result = await sb.pay(['customers', 'get', 'cus_missing', '--verbose']);
-    expect(result.exitCode).toBe(4);
+    expect(result.code).toBe(4);
     expectNoKey(result, sb.apiKey);
   });
 
   it('a new account\'s key, sent and received with --verbose, is masked in the trace and the output', async () => {
     const result = await sb.pay(['sandbox', 'accounts', 'add', '--account', 'acct_mask2', '--api-key-stdin', '--name', 'masked', '--verbose', '--json'], { input: SECOND_KEY });
-    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ account: 'acct_mask2', api_key: 'sk_test_…cdef' });
     expectNoKey(result, SECOND_KEY);
     expectNoKey(result, sb.apiKey);
@@ -61,7 +57,7 @@ describe('the API key never appears whole in stdout, stderr or --verbose', () =>
   it('a profile added with a key never echoes it', async () => {
     const key = 'sk_live_echo_0123456789abcdefghijkl';
     const result = await sb.pay(['profiles', 'add', 'echo', '--base-url', 'https://x.example.com', '--account', 'acct_x', '--api-key-stdin'], { input: key });
-    expect(result.exitCode).toBe(0);
+    expect(result.code).toBe(0);
     expectNoKey(result, key);
   });
 });

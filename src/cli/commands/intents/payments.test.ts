@@ -2,22 +2,15 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from './harness.js';
+import { cliSandbox } from '../../../../test/support/cli.js';
 
-// Spec section 3's payment intent table through the real binary: every state a card or
+// Spec section 3's payment intent table through the CLI (in-process): every state a card or
 // card_present intent reaches, and the transitions between them (DESIGN section 5).
 
-let sb: SandboxHandle;
-const dbDir = mkdtempSync(join(tmpdir(), 'pay-e2e-db-'));
+const dbDir = mkdtempSync(join(tmpdir(), 'pay-cli-db-'));
 const dbFile = join(dbDir, 'sandbox.db');
-
-beforeAll(async () => {
-  sb = await startSandbox({ clock: '2030-01-15', db: dbFile });
-});
-afterAll(async () => {
-  await sb?.stop();
-  rmSync(dbDir, { recursive: true, force: true });
-});
+const sb = cliSandbox({ clock: '2030-01-15T00:00:00Z', db: dbFile });
+afterAll(() => rmSync(dbDir, { recursive: true, force: true }));
 
 /** A card payment method, made over HTTP: set-up, not what these tests are about. */
 async function pm(number = '4242424242424242'): Promise<string> {
@@ -45,7 +38,7 @@ describe('card payment intents', () => {
     expect(await sb.json(['charges', 'get', charges.data[0].id])).toMatchObject({ status: 'succeeded', amount: 1000, amount_captured: 1000, payment_intent_id: open.id });
 
     const again = await sb.pay(['intents', 'confirm', open.id, '--payment-method', id]);
-    expect(again.exitCode).toBe(5);
+    expect(again.code).toBe(5);
     expect(again.stderr).toContain('succeeded');
   });
 
@@ -53,7 +46,7 @@ describe('card payment intents', () => {
     expect((await createIntent('--confirm', '--payment-method', await pm())).status).toBe('succeeded');
 
     const declined = await sb.pay(['intents', 'create', '--amount', '1000', '--currency', 'usd', '--confirm', '--payment-method', await pm('4000000000000002')]);
-    expect(declined.exitCode).toBe(6);
+    expect(declined.code).toBe(6);
     expect(declined.stderr).toContain('card_declined');
     const intentId = /pi_[A-Za-z0-9]+/.exec(declined.stderr)?.[0];
     expect(intentId).toBeDefined();
@@ -69,7 +62,7 @@ describe('card payment intents', () => {
     for (const [number, code] of [['4000000000009995', 'insufficient_funds'], ['4000000000000069', 'expired_card'], ['4000000000000127', 'incorrect_cvc']] as const) {
       const open = await sb.http('POST', '/v1/payment-intents', { amount: 500, currency: 'usd', payment_method_types: ['card'] });
       const res = await sb.pay(['intents', 'confirm', open.body.id, '--payment-method', await pm(number)]);
-      expect(res.exitCode, number).toBe(6);
+      expect(res.code, number).toBe(6);
       expect(res.stderr, number).toContain(code);
       expect(res.stderr).toContain(open.body.id);
     }
@@ -85,12 +78,12 @@ describe('card payment intents', () => {
     const held = await createIntent('--capture-method', 'manual', '--confirm', '--payment-method', await pm());
     expect(held).toMatchObject({ status: 'requires_capture', amount_capturable: 1000, amount_received: 0 });
     const tooMuch = await sb.pay(['intents', 'capture', held.id, '--amount-to-capture', '1001']);
-    expect(tooMuch.exitCode).toBe(1);
+    expect(tooMuch.code).toBe(1);
     expect(tooMuch.stderr).toContain('param: amount_to_capture');
     expect(await sb.json(['intents', 'capture', held.id, '--amount-to-capture', '600'])).toMatchObject({ status: 'succeeded', amount_received: 600 });
     expect(await sb.json(['charges', 'get', held.latest_charge_id])).toMatchObject({ captured: true, amount_captured: 600 });
     const twice = await sb.pay(['intents', 'capture', held.id]);
-    expect(twice.exitCode).toBe(5);
+    expect(twice.code).toBe(5);
     expect(twice.stderr).toContain('only once');
   });
 
@@ -104,10 +97,10 @@ describe('card payment intents', () => {
     }
     expect((await sb.json(['charges', 'get', fromRequiresCapture.latest_charge_id])).status).toBe('canceled');
     const retry = await sb.pay(['intents', 'confirm', fromRequiresPaymentMethod.id, '--payment-method', await pm()]);
-    expect(retry.exitCode).toBe(5);
+    expect(retry.code).toBe(5);
     const paid = await createIntent('--confirm', '--payment-method', await pm());
     const late = await sb.pay(['intents', 'cancel', paid.id]);
-    expect(late.exitCode).toBe(5);
+    expect(late.code).toBe(5);
     expect(late.stderr).toContain('succeeded');
   });
 
@@ -115,7 +108,7 @@ describe('card payment intents', () => {
     const open = await createIntent();
     expect(await sb.json(['intents', 'update', open.id, '--amount', '2500'])).toMatchObject({ amount: 2500, status: 'requires_payment_method' });
     expect((await sb.json(['intents', 'confirm', open.id, '--payment-method', await pm()])).amount_received).toBe(2500);
-    expect((await sb.pay(['intents', 'update', open.id, '--amount', '10'])).exitCode).toBe(5);
+    expect((await sb.pay(['intents', 'update', open.id, '--amount', '10'])).code).toBe(5);
   });
 
   it('lists by status and customer', async () => {
@@ -135,8 +128,8 @@ describe('card payment intents', () => {
     const args = ['api', 'POST', `/v1/payment-intents/${open.id}/confirm`, '--idempotency-key', `confirm-${open.id}`, '--verbose'];
     const first = await sb.pay(args);
     const replay = await sb.pay(args);
-    expect(first.exitCode).toBe(0);
-    expect(replay.exitCode).toBe(0);
+    expect(first.code).toBe(0);
+    expect(replay.code).toBe(0);
     expect(replay.stderr).toContain('[replayed]');
     expect(JSON.parse(replay.stdout)).toEqual(JSON.parse(first.stdout));
     expect(JSON.parse(first.stdout).status).toBe('succeeded');
@@ -145,29 +138,29 @@ describe('card payment intents', () => {
 
   it('without a TTY or with --no-input, missing values are usage errors naming the flag', async () => {
     const noAmount = await sb.pay(['intents', 'create', '--currency', 'usd', '--no-input']);
-    expect(noAmount.exitCode).toBe(2);
+    expect(noAmount.code).toBe(2);
     expect(noAmount.stderr).toContain('--amount');
     const noMethod = await sb.pay(['intents', 'create', '--amount', '100', '--currency', 'usd', '--confirm']);
-    expect(noMethod.exitCode).toBe(2);
+    expect(noMethod.code).toBe(2);
     expect(noMethod.stderr).toContain('--payment-method');
     const badCard = await sb.pay(['payment-methods', 'create', '--card', '4242424242424241', '--exp', '12/34', '--cvc', '123']);
-    expect(badCard.exitCode).toBe(2);
+    expect(badCard.code).toBe(2);
     expect(badCard.stderr).toContain('--card');
     expect(badCard.stderr).not.toContain('4242424242424241');
     const badCvc = await sb.pay(['payment-methods', 'create', '--card', '378282246310005', '--exp', '12/34', '--cvc', '123']);
-    expect(badCvc.exitCode).toBe(2);
+    expect(badCvc.code).toBe(2);
     expect(badCvc.stderr).toContain('--cvc');
   });
 
   it('refuses cards that can never be paid online, and expired ones by the test clock', async () => {
     const hsa = await sb.pay(['payment-methods', 'create', '--card', '4000000000001117', '--exp', '12/34', '--cvc', '123']);
-    expect(hsa.exitCode).toBe(6);
+    expect(hsa.code).toBe(6);
     expect(hsa.stderr).toContain('card_not_supported');
     expect(hsa.stderr).toContain('param: card.number');
     const jcb = await sb.pay(['payment-methods', 'create', '--card', '3566002020360505', '--exp', '12/34', '--cvc', '123']);
     expect(jcb.stderr).toContain('card_not_supported');
     const expired = await sb.pay(['payment-methods', 'create', '--card', '4242424242424242', '--exp', '12/29', '--cvc', '123']);
-    expect(expired.exitCode).toBe(1);
+    expect(expired.code).toBe(1);
     expect(expired.stderr).toContain('param: card.exp_year');
   });
 });
@@ -191,7 +184,7 @@ describe('in-person payments on a terminal reader', () => {
     expect(await sb.json(['readers', 'get', reader.id])).toMatchObject({ id: reader.id });
     const code = await sb.json(['readers', 'activation-code']);
     const b = await sb.pay(['readers', 'activate', '--activation-code', code.code, '--serial', 'SN-E2E-0002', '--processor', 'B', '--model', 'b-mobile']);
-    expect(b.exitCode).toBe(2);
+    expect(b.code).toBe(2);
     expect(b.stderr).toContain('--processor');
   });
 
@@ -225,7 +218,7 @@ describe('in-person payments on a terminal reader', () => {
     const intent = await inPerson();
     expect((await sb.json(['intents', 'cancel', intent.id])).status).toBe('canceled');
     expect((await sb.json(['readers', 'get', reader.id])).action).toBeNull();
-    expect((await sb.pay(['readers', 'present', reader.id])).exitCode).toBe(5);
+    expect((await sb.pay(['readers', 'present', reader.id])).code).toBe(5);
   });
 });
 
@@ -235,11 +228,11 @@ describe('refunds', () => {
     const part = await sb.json(['refunds', 'create', '--payment-intent', paid.id, '--amount', '300', '--reason', 'requested_by_customer']);
     expect(part).toMatchObject({ object: 'refund', status: 'succeeded', amount: 300, payment_intent_id: paid.id });
     const over = await sb.pay(['refunds', 'create', '--payment-intent', paid.id, '--amount', '701']);
-    expect(over.exitCode).toBe(1);
+    expect(over.code).toBe(1);
     expect(over.stderr).toContain('param: amount');
     const rest = await sb.json(['refunds', 'create', '--payment-intent', paid.id]);
     expect(rest.amount).toBe(700);
-    expect((await sb.pay(['refunds', 'create', '--payment-intent', paid.id])).exitCode).toBe(5);
+    expect((await sb.pay(['refunds', 'create', '--payment-intent', paid.id])).code).toBe(5);
     expect(await sb.json(['charges', 'get', paid.latest_charge_id])).toMatchObject({ amount_refunded: 1000, refunded: true });
     expect((await sb.json(['refunds', 'list', '--payment-intent', paid.id])).data.map((r: { amount: number }) => r.amount)).toEqual([700, 300]);
     expect(await sb.json(['refunds', 'get', part.id])).toEqual(part);
@@ -247,7 +240,7 @@ describe('refunds', () => {
 
   it('a partial authorization refunds at most what was captured', async () => {
     const paid = await createIntent('--confirm', '--payment-method', await pm('4000000000005555'));
-    expect((await sb.pay(['refunds', 'create', '--payment-intent', paid.id, '--amount', '501'])).exitCode).toBe(1);
+    expect((await sb.pay(['refunds', 'create', '--payment-intent', paid.id, '--amount', '501'])).code).toBe(1);
     expect((await sb.json(['refunds', 'create', '--payment-intent', paid.id])).amount).toBe(500);
   });
 });
@@ -272,7 +265,7 @@ describe('card data', () => {
   it('the card number and cvc appear nowhere: database file, responses, events, output, traces', async () => {
     const number = '4000056655665556';
     const created = await sb.pay(['payment-methods', 'create', '--card', number, '--exp', '11/33', '--cvc', '987', '--zip', '94110', '--verbose', '--json']);
-    expect(created.exitCode, created.stderr).toBe(0);
+    expect(created.code, created.stderr).toBe(0);
     const pmId = JSON.parse(created.stdout).id;
     expect(JSON.parse(created.stdout).card).toEqual({ brand: 'visa', last4: '5556', exp_month: 11, exp_year: 2033, fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
     const paid = await sb.pay(['intents', 'create', '--amount', '100', '--currency', 'usd', '--confirm', '--payment-method', pmId, '--verbose']);

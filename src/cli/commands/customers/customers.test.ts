@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { cliSandbox } from '../../../../test/support/cli.js';
 
-let sb: SandboxHandle;
-beforeAll(async () => {
-  sb = await startSandbox({ clock: '2030-01-15' });
-});
-afterAll(async () => sb?.stop());
+const sb = cliSandbox({ clock: '2030-01-15T00:00:00Z' });
 
 describe('pay customers', () => {
   it('creates, gets and lists a customer with every spec field', async () => {
@@ -28,36 +24,59 @@ describe('pay customers', () => {
     expect(list.data.map((c: { id: string }) => c.id)).toContain(created.id);
   });
 
-  it('prints TSV when piped and nothing but JSON with --json', async () => {
+  it('prints key<TAB>value lines when piped and nothing but JSON with --json', async () => {
     const piped = await sb.pay(['customers', 'create', '--email', 'tsv@example.com']);
-    expect(piped.exitCode).toBe(0);
+    expect(piped.code).toBe(0);
     expect(piped.stdout).toMatch(/^id\tcus_\w+$/m);
+    expect(piped.stdout).toContain('email\ttsv@example.com\n');
     const json = await sb.pay(['customers', 'list', '--json']);
     expect(() => JSON.parse(json.stdout)).not.toThrow();
   });
 
   it('rejects a bad flag value before any request, naming the flag (exit 2)', async () => {
-    const before = await sb.http('GET', '/v1/customers?limit=100');
+    const before = await sb.sandbox.call('GET', '/v1/customers?limit=100');
     const result = await sb.pay(['customers', 'create', '--email', 'not-an-email']);
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('--email');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Invalid --email');
     expect(result.stdout).toBe('');
-    const after = await sb.http('GET', '/v1/customers?limit=100');
+    const after = await sb.sandbox.call('GET', '/v1/customers?limit=100');
     expect(after.body.data.length).toBe(before.body.data.length);
   });
 
   it('exits 4 for a missing customer', async () => {
     const result = await sb.pay(['customers', 'get', 'cus_doesnotexist']);
-    expect(result.exitCode).toBe(4);
+    expect(result.code).toBe(4);
     expect(result.stderr).toContain('resource_missing');
+    expect(result.stderr).toContain("No such customer: 'cus_doesnotexist'");
   });
 
-  it('paginates with a stable cursor', async () => {
+  it('paginates with a stable cursor; --all pages through every one', async () => {
     for (let i = 0; i < 3; i++) await sb.json(['customers', 'create', '--email', `page${i}@example.com`]);
     const first = await sb.json(['customers', 'list', '--limit', '2']);
     expect(first.has_more).toBe(true);
     const second = await sb.json(['customers', 'list', '--limit', '2', '--starting-after', first.data[1].id]);
     const ids = [...first.data, ...second.data].map((c: { id: string }) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
+
+    // More than one page of 100: --all follows starting_after to the end.
+    for (let i = 0; i < 101; i++) await sb.sandbox.call('POST', '/v1/customers', { email: `many${i}@example.com` });
+    const everything = (await sb.sandbox.call('GET', '/v1/customers?limit=100')).body;
+    expect(everything.has_more).toBe(true);
+    const all = await sb.json(['customers', 'list', '--all']);
+    expect(all).toMatchObject({ object: 'list', has_more: false });
+    const allIds = all.data.map((c: { id: string }) => c.id);
+    expect(allIds.length).toBeGreaterThan(104);
+    expect(new Set(allIds).size).toBe(allIds.length);
+    expect(allIds.slice(0, 100)).toEqual(everything.data.map((c: { id: string }) => c.id));
+    expect((await sb.pay(['customers', 'list', '--all'])).stdout.split('\n')).toHaveLength(allIds.length);
+    const both = await sb.pay(['customers', 'list', '--all', '--limit', '5']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("option '--all' cannot be used with option '--limit <n>'");
+  });
+
+  it('a limit out of range is a usage error naming --limit, before any request', async () => {
+    const result = await sb.pay(['customers', 'list', '--limit', '500']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Invalid --limit: must be an integer from 1 to 100.');
   });
 });

@@ -2,9 +2,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, runPay, type SandboxHandle, startSandbox } from './harness.js';
+import { cliEnv as baseEnv, cliSandbox, runCli as runPay } from '../../../../test/support/cli.js';
 
-let sb: SandboxHandle;
+const sb = cliSandbox();
 /** The second account's profile, written by `pay sandbox accounts add`. */
 let second: { account: string; apiKey: string };
 const dirs: string[] = [];
@@ -15,21 +15,19 @@ const freshDir = () => {
 };
 
 beforeAll(async () => {
-  sb = await startSandbox();
   const added = await sb.pay(['sandbox', 'accounts', 'add', '--name', 'second', '--json']);
-  expect(added.exitCode).toBe(0);
+  expect(added.code).toBe(0);
   const config = JSON.parse(readFileSync(join(sb.configDir, 'config.json'), 'utf8'));
   second = { account: config.profiles.second.account, apiKey: config.profiles.second.api_key };
 });
-afterAll(async () => {
-  await sb?.stop();
+afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 /** The profile `pay` would use, as `profiles show --json` reports it. */
 async function shown(args: string[] = [], env: Record<string, string | undefined> = {}) {
   const result = await sb.pay(['profiles', 'show', '--json', ...args], { env });
-  expect(result.exitCode, result.stderr).toBe(0);
+  expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout);
 }
 
@@ -46,26 +44,26 @@ describe('profile precedence: flag > env > file', () => {
   it('requests really go where the precedence says', async () => {
     const mine = await sb.json(['customers', 'create', '--email', 'precedence@example.com']);
     const asSecond = await sb.pay(['customers', 'get', mine.id], { env: { PAY_PROFILE: 'second' } });
-    expect(asSecond.exitCode).toBe(4);
+    expect(asSecond.code).toBe(4);
     const flagWins = await sb.pay(['customers', 'get', mine.id, '--profile', 'sandbox'], { env: { PAY_PROFILE: 'second' } });
-    expect(flagWins.exitCode).toBe(0);
+    expect(flagWins.code).toBe(0);
     // Environment values override the chosen profile's, field by field.
     const envKey = await sb.pay(['customers', 'get', mine.id], { env: { PAY_ACCOUNT: second.account, PAY_API_KEY: second.apiKey } });
-    expect(envKey.exitCode).toBe(4);
+    expect(envKey.code).toBe(4);
   });
 
   it('PAY_BASE_URL, PAY_ACCOUNT and PAY_API_KEY alone work with no config file', async () => {
     const dir = freshDir();
     const env = baseEnv(dir, { PAY_BASE_URL: sb.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey });
     const created = await runPay(['customers', 'create', '--email', 'ci@example.com', '--json'], { env });
-    expect(created.exitCode, created.stderr).toBe(0);
+    expect(created.code, created.stderr).toBe(0);
     expect((await sb.http('GET', `/v1/customers/${JSON.parse(created.stdout).id}`)).status).toBe(200);
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
   it('an unknown profile is a usage error that lists the known ones', async () => {
     const result = await sb.pay(['customers', 'list', '--profile', 'nope']);
-    expect(result.exitCode).toBe(2);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain("No profile named 'nope'");
     expect(result.stderr).toContain('second');
   });
@@ -78,27 +76,27 @@ describe('pay profiles add|list|use|show|remove in a script', () => {
     const dir = freshDir();
     const env = baseEnv(dir);
     const add = await runPay(['profiles', 'add', 'staging', '--base-url', 'https://staging.example.com', '--account', 'acct_staging', '--api-key-stdin', '--header-prefix', 'acme'], { env, input: key });
-    expect(add.exitCode, add.stderr).toBe(0);
+    expect(add.code, add.stderr).toBe(0);
     expect(add.stderr).toContain("Saved profile 'staging'");
     await runPay(['profiles', 'add', 'prod', '--base-url', 'https://prod.example.com', '--account', 'acct_prod', '--api-key', key], { env });
 
     const list = await runPay(['profiles', 'list'], { env });
     expect(list.stdout.split('\n').map((line) => line.split('\t').slice(0, 2))).toEqual([['', 'prod'], ['*', 'staging']]);
 
-    expect((await runPay(['profiles', 'use', 'prod'], { env })).exitCode).toBe(0);
+    expect((await runPay(['profiles', 'use', 'prod'], { env })).code).toBe(0);
     const show = JSON.parse((await runPay(['profiles', 'show', '--json'], { env })).stdout);
     expect(show).toMatchObject({ name: 'prod', base_url: 'https://prod.example.com', header_prefix: 'pay', config_file: join(dir, 'config.json') });
     expect(JSON.parse((await runPay(['profiles', 'show', '--json', '--profile', 'staging'], { env })).stdout).header_prefix).toBe('acme');
 
-    expect((await runPay(['profiles', 'remove', 'prod'], { env })).exitCode).toBe(0);
-    expect((await runPay(['profiles', 'remove', 'prod'], { env })).exitCode).toBe(2);
+    expect((await runPay(['profiles', 'remove', 'prod'], { env })).code).toBe(0);
+    expect((await runPay(['profiles', 'remove', 'prod'], { env })).code).toBe(2);
     expect(JSON.parse((await runPay(['profiles', 'list', '--json'], { env })).stdout).map((p: { name: string }) => p.name)).toEqual(['staging']);
   });
 
   it('without a TTY, a missing value is an error naming its flag, never a prompt', async () => {
     const env = baseEnv(freshDir());
     const result = await runPay(['profiles', 'add', 'x', '--account', 'acct_1'], { env });
-    expect(result.exitCode).toBe(2);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('--base-url');
     expect(result.stderr).toContain('no TTY');
   });
@@ -106,7 +104,7 @@ describe('pay profiles add|list|use|show|remove in a script', () => {
   it('rejects a bad value before writing anything', async () => {
     const dir = freshDir();
     const result = await runPay(['profiles', 'add', 'x', '--base-url', 'ftp://x', '--account', 'a', '--api-key', 'k'], { env: baseEnv(dir) });
-    expect(result.exitCode).toBe(2);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('--base-url');
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
@@ -122,11 +120,7 @@ describe('the config file is its owner\'s alone (0600)', () => {
     const file = join(dir, 'config.json');
     expect(mode(file)).toBe(0o600);
     chmodSync(file, 0o644);
-    expect((await runPay(['profiles', 'use', 'a'], { env })).exitCode).toBe(0);
+    expect((await runPay(['profiles', 'use', 'a'], { env })).code).toBe(0);
     expect(mode(file)).toBe(0o600);
-  });
-
-  it('the sandbox profile written by `pay sandbox start` is 0600 too', () => {
-    expect(mode(join(sb.configDir, 'config.json'))).toBe(0o600);
   });
 });
