@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Command, CommanderError } from 'commander';
 import { NetworkError, PathError } from '../client/errors.js';
 import { ConfigError, CredentialsError } from '../config/errors.js';
@@ -9,6 +8,7 @@ import { CancelError, CheckFailedError, PartialError, UsageError } from './error
 import { Factory, type GlobalFlags } from './factory.js';
 import type { IO, Streams } from './io/io.js';
 import { NOUNS } from './nouns.js';
+import { asksVersionOnly, version } from './version.js';
 
 /** DESIGN.md section 8: the one table from errors to exit codes. */
 export const EXIT = {
@@ -110,15 +110,10 @@ function commandNames(command: Command, names = new Set<string>()): Set<string> 
   return names;
 }
 
-export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
 export async function main(argv: string[], streams: Streams): Promise<number> {
   const args = argv.slice(2);
-  // `--version` answers before commander is even loaded.
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // `--version` answers before commander is even loaded (bin/pay.js answers it sooner still).
+  if (asksVersionOnly(args)) {
     streams.stdout.write(`${version()}\n`);
     return EXIT.ok;
   }

@@ -49,25 +49,31 @@ describe('Spool', () => {
     try {
       const file = join(dir, 'listen', 'lsn_test.db');
       let spool = new Spool(file);
-      spool.receive(event('evt_1'), ['a', 'b'], { inOrder: true });
-      spool.receive(event('evt_2'), ['a'], { inOrder: true });
-      spool.receive(event('evt_1'), ['a', 'b'], { inOrder: false }); // a resend while still waiting: not doubled
-      spool.receive(event('evt_0'), ['a'], { inOrder: false }); // a resend of an old event leaves the cursor
+      spool.receive([{ event: event('evt_1'), targets: ['a', 'b'], inOrder: true }]);
+      spool.receive([
+        { event: event('evt_2'), targets: ['a'], inOrder: true },
+        { event: event('evt_1'), targets: ['a', 'b'], inOrder: false }, // a resend while still waiting: not doubled
+        { event: event('evt_0'), targets: ['a'], inOrder: false }, // a resend of an old event leaves the cursor
+      ]);
       expect(spool.cursor).toBe('evt_2');
       expect(spool.count()).toBe(3);
-      const first = spool.next('a', Date.now())!;
-      expect(first.event.id).toBe('evt_1');
-      spool.retry(first, 1_000, Date.now() + 60_000);
-      expect(spool.next('a', Date.now())!.event.id).toBe('evt_2');
+      const ids = (pending: Array<{ event: Event }>) => pending.map((p) => p.event.id);
+      const [first] = spool.due('a', Date.now(), 1, new Set());
+      expect(first!.event.id).toBe('evt_1');
+      expect(ids(spool.due('a', Date.now(), 5, new Set(['evt_1'])))).toEqual(['evt_2', 'evt_0']); // in flight: left out
+      spool.retry(first!, 1_000, Date.now() + 60_000);
+      expect(ids(spool.due('a', Date.now(), 5, new Set()))).toEqual(['evt_2', 'evt_0']);
       spool.close();
 
       spool = new Spool(file);
       expect(spool.cursor).toBe('evt_2');
-      const later = spool.next('a', Date.now() + 120_000)!;
+      const [later] = spool.due('a', Date.now() + 120_000, 1, new Set());
       expect(later).toMatchObject({ attempts: 1, firstAttemptAt: 1_000 });
-      expect(spool.done(later)).toBe(false); // b still waits for evt_1
-      expect(spool.done(spool.next('b', Date.now())!)).toBe(true);
-      expect(spool.count('a')).toBe(2);
+      // b still waits for evt_1; evt_2 had a alone
+      const [forB] = spool.due('b', Date.now(), 1, new Set());
+      expect(spool.done([later!])).toEqual([]);
+      expect(spool.done([forB!, spool.due('a', Date.now(), 1, new Set())[0]!])).toEqual(['evt_1', 'evt_2']);
+      expect(spool.count('a')).toBe(1);
       spool.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,14 @@ export interface Pending {
   firstAttemptAt: number | null;
 }
 
+/** An event as the tunnel brought it, with the targets it goes to. */
+export interface Received {
+  event: Event;
+  targets: string[];
+  /** False for a resend, outside the log order: it does not move the cursor. */
+  inOrder: boolean;
+}
+
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE IF NOT EXISTS pending (
@@ -60,24 +68,32 @@ export class Spool {
   }
 
   /**
-   * Keeps the event for each target; a resent event outside the log order leaves the
-   * cursor alone. An event already waiting for a target is not doubled.
+   * Keeps each event for its targets, a burst in one transaction (durable before any of
+   * it is forwarded); a resent event outside the log order leaves the cursor alone. An
+   * event already waiting for a target is not doubled.
    */
-  receive(event: Event, targets: readonly string[], options: { inOrder: boolean }): void {
-    const json = JSON.stringify(event);
+  receive(batch: readonly Received[]): void {
     this.db.transaction(() => {
-      for (const target of targets) this.db.run('INSERT OR IGNORE INTO pending (event_id, target, event, next_attempt_at) VALUES (?, ?, ?, ?)', event.id, target, json, 0);
-      if (options.inOrder) this.setState('cursor', event.id);
+      let cursor: string | undefined;
+      for (const { event, targets, inOrder } of batch) {
+        const json = JSON.stringify(event);
+        for (const target of targets) this.db.run('INSERT OR IGNORE INTO pending (event_id, target, event, next_attempt_at) VALUES (?, ?, ?, ?)', event.id, target, json, 0);
+        if (inOrder) cursor = event.id;
+      }
+      if (cursor !== undefined) this.setState('cursor', cursor);
     });
   }
 
-  /** The oldest event due for the target at nowMs. */
-  next(target: string, nowMs: number): Pending | undefined {
-    const row = this.db.get<{ event: string; target: string; attempts: number; first_attempt_at: number | null }>(
-      'SELECT event, target, attempts, first_attempt_at FROM pending WHERE target = ? AND next_attempt_at <= ? ORDER BY seq LIMIT 1',
-      target, nowMs,
+  /** Up to `limit` of the target's events due at nowMs, oldest first, leaving out those `busy` (in flight). */
+  due(target: string, nowMs: number, limit: number, busy: ReadonlySet<string>): Pending[] {
+    const rows = this.db.all<{ event_id: string; event: string; attempts: number; first_attempt_at: number | null }>(
+      'SELECT event_id, event, attempts, first_attempt_at FROM pending WHERE target = ? AND next_attempt_at <= ? ORDER BY seq LIMIT ?',
+      target, nowMs, limit + busy.size,
     );
-    return row && { event: JSON.parse(row.event) as Event, target: row.target, attempts: row.attempts, firstAttemptAt: row.first_attempt_at };
+    return rows
+      .filter((row) => !busy.has(row.event_id))
+      .slice(0, limit)
+      .map((row) => ({ event: JSON.parse(row.event) as Event, target, attempts: row.attempts, firstAttemptAt: row.first_attempt_at }));
   }
 
   /** When the target's next event is due, if it has any. */
@@ -93,10 +109,14 @@ export class Spool {
     );
   }
 
-  /** The target is done with the event; true when no target still waits for it. */
-  done(pending: Pending): boolean {
-    this.db.run('DELETE FROM pending WHERE event_id = ? AND target = ?', pending.event.id, pending.target);
-    return this.db.get('SELECT 1 AS one FROM pending WHERE event_id = ?', pending.event.id) === undefined;
+  /** Targets are done with these events, in one transaction: the ids of those no target still waits for. */
+  done(finished: readonly Pending[]): string[] {
+    return this.db.transaction(() =>
+      finished.flatMap((pending) => {
+        this.db.run('DELETE FROM pending WHERE event_id = ? AND target = ?', pending.event.id, pending.target);
+        return this.db.get('SELECT 1 AS one FROM pending WHERE event_id = ?', pending.event.id) === undefined ? [pending.event.id] : [];
+      }),
+    );
   }
 
   /** Events waiting, for one target or all. */
