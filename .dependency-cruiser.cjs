@@ -14,10 +14,8 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment:
-        'No module depends on itself through others: each layer stands on the ones below it. ' +
-        'The sandbox\'s own cycles (services/context ↔ webhook-endpoints, events/delivery ↔ sandbox) are being taken apart; then the pathNot goes.',
-      from: { pathNot: '^src/sandbox/' },
+      comment: 'No module depends on itself through others: each layer stands on the ones below it.',
+      from: {},
       to: { circular: true },
     },
     {
@@ -30,9 +28,9 @@ module.exports = {
     {
       name: 'domain-imports-only-domain',
       severity: 'error',
-      comment: 'src/domain (schemas, state rules, schedule, test cards) is shared by client and sandbox: it imports nothing of the project but itself.',
+      comment: 'src/domain (schemas, state rules, schedule, test cards) is shared by client and sandbox: it imports nothing of the project but itself and the shared infrastructure (time).',
       from: { path: '^src/domain/' },
-      to: { path: '^(src|bin|test)/', pathNot: '^src/domain/' },
+      to: { path: '^(src|bin|test)/', pathNot: '^src/(domain|infra)/' },
     },
     {
       name: 'client-imports-only-domain-and-config',
@@ -41,7 +39,7 @@ module.exports = {
         'The HTTP client speaks the service\'s API: it knows the domain and profiles, not the sandbox or the CLI. ' +
         'Its tests may use the public entry points (pay, pay/testing) as an app would.',
       from: { path: '^src/client/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^(src|bin|test)/', pathNot: '^src/(client|domain|config)/' },
+      to: { path: '^(src|bin|test)/', pathNot: '^src/(client|domain|config|infra)/' },
     },
     {
       name: 'config-imports-only-domain-and-config',
@@ -55,18 +53,46 @@ module.exports = {
       severity: 'error',
       comment:
         'The batch retry engine (src/operator) and the flow runner (src/flows) drive the service through the client: ' +
-        'they import the domain, the client and config, never the sandbox, another engine or the CLI.',
+        'they import the domain, the client, config and the shared infrastructure, never the sandbox, another engine or the CLI.',
       from: { path: '^src/(operator|flows)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^(src|bin|test)/', pathNot: '^src/($1|domain|client|config)/' },
+      to: { path: '^(src|bin|test)/', pathNot: '^src/($1|domain|client|config|infra)/' },
     },
     {
       name: 'engines-import-no-sandbox',
       severity: 'error',
       comment:
         'The engines the CLI runs against any deployment (the reader simulator, the batch retry, flows) know the service ' +
-        'only through its API. src/webhooks joins this rule once the forwarder\'s pid check leaves sandbox/daemon for the shared infrastructure.',
-      from: { path: '^src/(terminal|operator|flows)/', pathNot: '\\.test\\.ts$' },
+        'only through its API, and share with the sandbox only src/infra.',
+      from: { path: '^src/(webhooks|terminal|operator|flows)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/sandbox/' },
+    },
+    {
+      name: 'routes-never-import-store',
+      severity: 'error',
+      comment: 'Routes are HTTP only: parse, call a service through the pipeline, shape the answer. Pages too.',
+      from: { path: '^src/sandbox/routes/' },
+      to: { path: '^src/sandbox/store/' },
+    },
+    {
+      name: 'store-imports-nothing-above',
+      severity: 'error',
+      comment: 'Storage owns all SQL and sits at the bottom of the sandbox: no events, services, hubs or routes.',
+      from: { path: '^src/sandbox/store/' },
+      to: { path: '^(src|bin|test)/', pathNot: '^src/(sandbox/store|domain|infra)/' },
+    },
+    {
+      name: 'services-never-import-hub-or-routes',
+      severity: 'error',
+      comment: 'Services are the rules; they tell hubs and the delivery worker through sinks the app factory wires up.',
+      from: { path: '^src/sandbox/services/' },
+      to: { path: '^src/sandbox/(hub|routes|events|pages)/|^src/sandbox/[^/]+\\.ts$' },
+    },
+    {
+      name: 'infra-imports-nothing-of-the-project',
+      severity: 'error',
+      comment: 'Shared infrastructure (SQLite, webhook signing and posting, pid locks, time) is below everything.',
+      from: { path: '^src/infra/' },
+      to: { path: '^(src|bin|test)/', pathNot: '^src/infra/' },
     },
     {
       name: 'sandbox-imports-no-cli-engines',

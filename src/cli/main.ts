@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { Command, CommanderError } from 'commander';
 import { NetworkError, PathError } from '../client/errors.js';
 import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
-import { LockedError } from '../operator/lock.js';
+import { LockedError } from '../infra/pid-lock.js';
 import { PortInUseError, SandboxStartError } from '../sandbox/errors.js';
 import { ListenError } from '../webhooks/errors.js';
 import { CancelError, CheckFailedError, DeclinedError, NotRunningError, PartialError, UsageError } from './errors.js';
@@ -11,6 +10,7 @@ import { Factory, type GlobalFlags } from './factory.js';
 import type { IO, Streams } from './io/io.js';
 import { finishHelp, HELP_COMMAND, HELP_OPTION, helpArgs, helpSettings } from './help.js';
 import { NOUNS } from './nouns.js';
+import { asksVersionOnly, version } from './version.js';
 
 /** DESIGN.md section 8: the one table from errors to exit codes. */
 export const EXIT = {
@@ -116,18 +116,13 @@ function commandNames(command: Command, names = new Set<string>()): Set<string> 
   return names;
 }
 
-export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
 export async function main(argv: string[], streams: Streams): Promise<number> {
   const nouns = new Set(NOUNS.map((noun) => noun.name));
   const given = argv.slice(2);
   const at = firstWord(given, nouns);
   const args = at === -1 ? given : helpArgs(given, at);
-  // `--version` answers before commander is even loaded.
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // `--version` answers before commander is even loaded (bin/pay.js answers it sooner still).
+  if (asksVersionOnly(args)) {
     streams.stdout.write(`${version()}\n`);
     return EXIT.ok;
   }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ListenError } from './errors.js';
 import { ENVIRONMENT_PROFILE, type ResolvedProfile } from '../config/resolve.js';
 import type { ProfileStore } from '../config/store.js';
-import { newWebhookSecret } from './signing.js';
+import { newWebhookSecret } from '../infra/webhook-signing.js';
 
 /** Who a profile's `listen` is: its signing secret, its cursor's id at the service, its spool. */
 export interface ListenIdentity {

@@ -121,10 +121,11 @@ describe('pay sandbox start --detach | status | stop', () => {
     const { env: holder } = ciEnv();
     const held = await runPay(['sandbox', 'start', '--detach', '--port', new URL(taken).port, '--memory', '--json'], { env: holder });
     expect(held.exitCode, held.stderr).toBe(0);
-    const list = await runPay(['customers', 'list', '--json'], { env });
-    expect(list.exitCode, list.stderr).toBe(0);
-    expect(list.stderr).toContain(`Port ${new URL(taken).port} is in use: starting it on a free port instead`);
-    expect(JSON.parse(list.stdout)).toMatchObject({ object: 'list', data: [] });
+    // A command that needs the sandbox up before anything else starts it.
+    const clock = await runPay(['sandbox', 'clock', '--json'], { env });
+    expect(clock.exitCode, clock.stderr).toBe(0);
+    expect(clock.stderr).toContain(`Port ${new URL(taken).port} is in use: starting it on a free port instead`);
+    expect(JSON.parse(clock.stdout)).toMatchObject({ object: 'test_clock' });
     const recorded = config(dir).profiles.sandbox.base_url as string;
     expect(recorded).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(recorded).not.toBe(taken);

@@ -1,12 +1,36 @@
 import type { BaseObject, ListPage } from '../../domain/common.js';
 import { notFound } from '../../domain/errors.js';
-import type { EventType } from '../../domain/events.js';
+import { type Event, type EventType, matchesAny } from '../../domain/events.js';
 import { newId, type ObjectKind } from '../../domain/ids.js';
-import type { ServiceEvent } from '../events/log.js';
-import type { ReaderConnections } from '../hub/readers.js';
+import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpoint } from '../../domain/webhook-endpoints.js';
+import type { Scheduler } from '../../infra/time.js';
 import type { Account } from '../store/accounts.js';
 import type { Store } from '../store/index.js';
-import { enqueueDeliveries } from './webhook-endpoints.js';
+import type { ReaderConnections } from './reader-links.js';
+
+/**
+ * What the services tell the live parts above them (listen tunnels, the webhook
+ * delivery worker), through callbacks the app factory wires up: services never know who
+ * listens. Called after the transaction commits, except `resendToListeners`.
+ */
+export interface ServiceSinks {
+  /** An event was appended to the account's log. */
+  eventAppended(account: string, event: Event): void;
+  /** Webhook deliveries were queued. */
+  deliveriesQueued(): void;
+  /** Sends an event again to the account's running listen tunnels; how many it reached. */
+  resendToListeners(account: string, event: Event): number;
+}
+
+/** Sinks that tell no one: a sandbox with no hubs or delivery worker (benchmarks, unit tests). */
+export const NO_SINKS: ServiceSinks = { eventAppended() {}, deliveriesQueued() {}, resendToListeners: () => 0 };
+
+/** The live side of the sandbox a service reaches: readers online, the sinks, real time (webhook deliveries are real time). */
+export interface ServiceEnv {
+  readers: ReaderConnections;
+  sinks: ServiceSinks;
+  scheduler: Scheduler;
+}
 
 /**
  * What a service sees of one request: the account, the test clock's `now`, and the
@@ -18,8 +42,7 @@ export class ServiceContext {
     readonly account: Account,
     /** The account's test-clock instant, ISO 8601. */
     readonly now: string,
-    /** Live terminal reader connections (whether a reader is online; pushes to it). */
-    readonly readers: ReaderConnections,
+    readonly env: ServiceEnv,
   ) {}
 
   /** The clock's UTC date, YYYY-MM-DD. */
@@ -61,10 +84,26 @@ export class ServiceContext {
   }
 
   /** Appends an event to the log and queues its webhook deliveries, in this transaction. */
-  emit(type: EventType, object: BaseObject, extra: Record<string, unknown> = {}): ServiceEvent {
+  emit(type: EventType, object: BaseObject, extra: Record<string, unknown> = {}): Event {
     const event = this.store.events.append(this.account.id, type, object, this.now, extra);
-    enqueueDeliveries(this, event);
+    this.deliver(event);
+    const account = this.account.id;
+    this.afterCommit(() => this.env.sinks.eventAppended(account, event));
     return event;
+  }
+
+  /**
+   * Queues the event, due now (real time), for `only` or else every enabled endpoint that
+   * wants its type. Returns the endpoints' ids.
+   */
+  deliver(event: Event, only?: WebhookEndpoint): string[] {
+    const endpoints = only
+      ? [only]
+      : this.list<WebhookEndpoint>('webhook_endpoint', { limit: MAX_WEBHOOK_ENDPOINTS, filters: { status: 'enabled' } }).data.filter((e) => matchesAny(e.enabled_events, event.type));
+    const now = this.env.scheduler.now();
+    for (const endpoint of endpoints) this.store.deliveries.enqueue(this.account.id, event.id, endpoint, now);
+    if (endpoints.length > 0) this.afterCommit(() => this.env.sinks.deliveriesQueued());
+    return endpoints.map((e) => e.id);
   }
 
   /** Work to do once this request's transaction has committed. */

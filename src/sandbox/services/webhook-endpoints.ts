@@ -1,6 +1,6 @@
 import type { ListQuery } from '../../domain/common.js';
 import { ApiError, missing } from '../../domain/errors.js';
-import { type Event, matchesAny, SUBSCRIPTION_GROUPS } from '../../domain/events.js';
+import { SUBSCRIPTION_GROUPS } from '../../domain/events.js';
 import {
   type DeletedObject,
   MAX_WEBHOOK_ENDPOINTS,
@@ -9,11 +9,8 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointCreate,
 } from '../../domain/webhook-endpoints.js';
-import { newWebhookSecret } from '../../webhooks/signing.js';
+import { newWebhookSecret } from '../../infra/webhook-signing.js';
 import type { ServiceContext } from './context.js';
-
-const enabledEndpoints = (ctx: ServiceContext) =>
-  ctx.list<WebhookEndpoint>('webhook_endpoint', { limit: MAX_WEBHOOK_ENDPOINTS, filters: { status: 'enabled' } }).data;
 
 /** The endpoint, with its signing secret: the only response that ever carries it. */
 export function createWebhookEndpoint(ctx: ServiceContext, input: WebhookEndpointCreate): WebhookEndpoint {
@@ -53,15 +50,4 @@ export function disableWebhookEndpoint(ctx: ServiceContext, id: string, reason: 
   if (!endpoint || endpoint.status === 'disabled') return;
   ctx.update<WebhookEndpoint>({ ...endpoint, status: 'disabled', disabled_reason: reason });
   ctx.store.deliveries.cancelForEndpoint(ctx.account.id, id);
-}
-
-/**
- * Queues the event, due now (real time), for `only` or else every enabled endpoint that
- * wants its type. Returns the endpoints' ids.
- */
-export function enqueueDeliveries(ctx: ServiceContext, event: Event, only?: WebhookEndpoint): string[] {
-  const endpoints = only ? [only] : enabledEndpoints(ctx).filter((e) => matchesAny(e.enabled_events, event.type));
-  const now = Date.now();
-  for (const endpoint of endpoints) ctx.store.deliveries.enqueue(ctx.account.id, event.id, endpoint, now);
-  return endpoints.map((e) => e.id);
 }

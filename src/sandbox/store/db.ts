@@ -1,109 +1,26 @@
-import { chmodSync, closeSync, openSync } from 'node:fs';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { Sqlite } from '../../infra/sqlite.js';
 import { MIGRATIONS } from './migrations.js';
 
-export type Row = Record<string, SQLInputValue>;
-
-/**
- * node:sqlite behind a small surface: cached statements, migrations, and one
- * transaction at a time. Callers are synchronous, so a transaction never interleaves
- * with another request's.
- */
-export class Database {
-  private readonly db: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
-  private depth = 0;
+/** The sandbox's database: the shared SQLite wrapper, migrated on open. */
+export class Database extends Sqlite {
   /** True when opening migrated a database that already had a schema. */
-  upgraded = false;
-  private afterCommit: Array<() => void> = [];
+  readonly upgraded: boolean;
 
-  constructor(readonly file: string) {
-    // API key hashes and the accounts' data live here: the file is its owner's alone (WAL files inherit the mode).
-    if (file !== ':memory:') {
-      closeSync(openSync(file, 'a', 0o600));
-      chmodSync(file, 0o600);
-    }
-    this.db = new DatabaseSync(file);
-    if (file !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
-    this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
-    this.migrate();
-  }
-
-  private migrate(): void {
-    const { user_version: version } = this.db.prepare('PRAGMA user_version').get() as { user_version: number };
+  constructor(file: string) {
+    super(file);
+    const version = this.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
     this.upgraded = version > 0 && version < MIGRATIONS.length;
     for (let i = version; i < MIGRATIONS.length; i++) {
       this.transaction(() => {
-        this.db.exec(MIGRATIONS[i]!);
-        this.db.exec(`PRAGMA user_version = ${i + 1}`);
+        this.exec(MIGRATIONS[i]!);
+        this.exec(`PRAGMA user_version = ${i + 1}`);
       });
     }
   }
 
-  private statement(sql: string): StatementSync {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
-  }
-
-  run(sql: string, ...params: SQLInputValue[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
-    return this.statement(sql).run(...params);
-  }
-
-  get<T = Row>(sql: string, ...params: SQLInputValue[]): T | undefined {
-    return this.statement(sql).get(...params) as T | undefined;
-  }
-
-  all<T = Row>(sql: string, ...params: SQLInputValue[]): T[] {
-    return this.statement(sql).all(...params) as T[];
-  }
-
-  /** Runs `fn` in a transaction (nested calls join the outer one); rolls back on throw. */
-  transaction<T>(fn: () => T): T {
-    if (this.depth > 0) {
-      this.depth++;
-      try {
-        return fn();
-      } finally {
-        this.depth--;
-      }
-    }
-    this.db.exec('BEGIN IMMEDIATE');
-    this.depth = 1;
-    let result: T;
-    try {
-      result = fn();
-      this.db.exec('COMMIT');
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      this.afterCommit = [];
-      throw error;
-    } finally {
-      this.depth = 0;
-    }
-    const callbacks = this.afterCommit;
-    this.afterCommit = [];
-    for (const callback of callbacks) callback();
-    return result;
-  }
-
-  /** Work that must only happen once the current transaction has committed (delivery, pushes). */
-  onCommit(callback: () => void): void {
-    if (this.depth === 0) callback();
-    else this.afterCommit.push(callback);
-  }
-
   /** Rewrites the file and empties the WAL, so deleted values leave no trace in free pages. */
   compact(): void {
-    this.db.exec('VACUUM');
-    if (this.file !== ':memory:') this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  }
-
-  close(): void {
-    this.statements.clear();
-    this.db.close();
+    this.exec('VACUUM');
+    if (this.file !== ':memory:') this.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { DateString } from '../../../domain/common.js';
+import { clockTarget } from '../../../domain/test-helpers.js';
 import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { sandboxDbFile } from '../../../config/paths.js';
 import { UsageError } from '../../errors.js';
@@ -63,7 +64,7 @@ function checkOptions(options: StartOptions): string | undefined {
   if (options.memory && options.db) throw new UsageError('--db and --memory cannot be used together: choose one.');
   if (options.clock === undefined) return undefined;
   if (!ClockFlag.safeParse(options.clock).success) throw new UsageError(`Invalid --clock: must be a date (YYYY-MM-DD) or an ISO 8601 date-time, got '${options.clock}'.`);
-  return /^\d{4}-\d{2}-\d{2}$/.test(options.clock) ? `${options.clock}T00:00:00Z` : new Date(options.clock).toISOString().replace(/\.000Z$/, 'Z');
+  return clockTarget({ to: options.clock }, '');
 }
 
 export async function run(options: StartOptions, f: Factory): Promise<void> {
@@ -99,12 +100,12 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const account = f.env.PAY_SANDBOX_ACCOUNT || saved?.account;
   const apiKey = f.env.PAY_SANDBOX_API_KEY || saved?.api_key || newApiKey();
 
-  const { buildServer } = await import('../../../sandbox/server.js');
+  const { buildServer, listen } = await import('../../../sandbox/server.js');
   const db = options.memory ? ':memory:' : (options.db ?? sandboxDbFile(dir));
-  const { app, sandbox } = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } });
+  const server = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } });
+  const { app, sandbox } = server;
   const created = sandbox.addAccount({ id: account, apiKey });
-  const address = await app.listen({ port: options.port, host: options.host }).catch(async (error: NodeJS.ErrnoException) => {
-    await app.close();
+  const address = await listen(server, { port: options.port, host: options.host }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new daemon.PortInUseError(options.port);
     throw error;
   });

@@ -1,30 +1,18 @@
-import { EventEmitter } from 'node:events';
 import type { BaseObject, ListPage } from '../../domain/common.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Event, EventListQuery, EventType } from '../../domain/events.js';
 import { newId } from '../../domain/ids.js';
-import type { Database } from '../store/db.js';
-
-export type ServiceEvent = Event;
+import type { Database } from './db.js';
 
 /** Event types and `family.*` patterns of the catalogue carry no GLOB metacharacter but `*`. */
 const typeClause = (patterns: readonly string[]) => `(${patterns.map(() => 'type GLOB ?').join(' OR ')})`;
 
-/**
- * One ordered log per account. An event is written in the transaction of the change
- * that causes it, and announced on the bus only once that transaction commits.
- * Bus: `event` (account, event, seq) after commit; `resend` (a ResendToListeners, see
- * services/events.ts) when an event is sent again to running listen tunnels.
- */
+/** One ordered log per account. An event is written in the transaction of the change that causes it. */
 export class EventLog {
-  readonly bus = new EventEmitter();
+  constructor(private readonly db: Database) {}
 
-  constructor(private readonly db: Database) {
-    this.bus.setMaxListeners(0);
-  }
-
-  append(account: string, type: EventType, object: BaseObject, created: string, extra: Record<string, unknown> = {}): ServiceEvent {
-    const event: ServiceEvent = {
+  append(account: string, type: EventType, object: BaseObject, created: string, extra: Record<string, unknown> = {}): Event {
+    const event: Event = {
       id: newId('event'),
       object: 'event',
       type,
@@ -32,15 +20,13 @@ export class EventLog {
       livemode: false,
       data: { object, ...extra },
     };
-    const { lastInsertRowid } = this.db.run('INSERT INTO events (id, account, type, created, data) VALUES (?, ?, ?, ?, ?)', event.id, account, type, created, JSON.stringify(event));
-    const seq = Number(lastInsertRowid);
-    this.db.onCommit(() => this.bus.emit('event', account, event, seq));
+    this.db.run('INSERT INTO events (id, account, type, created, data) VALUES (?, ?, ?, ?, ?)', event.id, account, type, created, JSON.stringify(event));
     return event;
   }
 
-  find(account: string, id: string): ServiceEvent | undefined {
+  find(account: string, id: string): Event | undefined {
     const row = this.db.get<{ data: string }>('SELECT data FROM events WHERE id = ? AND account = ?', id, account);
-    return row ? (JSON.parse(row.data) as ServiceEvent) : undefined;
+    return row ? (JSON.parse(row.data) as Event) : undefined;
   }
 
   /** Sequence number of an event, the cursor of lists and of the listen tunnel. */
@@ -59,7 +45,7 @@ export class EventLog {
     return this.db.get<{ id: string }>('SELECT id FROM events WHERE account = ? AND seq <= ? ORDER BY seq DESC LIMIT 1', account, seq)?.id ?? null;
   }
 
-  list(account: string, query: EventListQuery): ListPage<ServiceEvent> {
+  list(account: string, query: EventListQuery): ListPage<Event> {
     const where = ['account = ?'];
     const params: Array<string | number> = [account];
     if (query.type !== undefined) {
@@ -86,16 +72,16 @@ export class EventLog {
     const rows = this.db.all<{ data: string }>(`SELECT data FROM events WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`, ...params);
     return {
       object: 'list',
-      data: rows.slice(0, query.limit).map((r) => JSON.parse(r.data) as ServiceEvent),
+      data: rows.slice(0, query.limit).map((r) => JSON.parse(r.data) as Event),
       has_more: rows.length > query.limit,
     };
   }
 
   /** Events after a cursor, oldest first: what a tunnel replays. */
-  after(account: string, afterSeq: number, limit: number): Array<{ seq: number; event: ServiceEvent }> {
+  after(account: string, afterSeq: number, limit: number): Array<{ seq: number; event: Event }> {
     return this.db
       .all<{ seq: number; data: string }>('SELECT seq, data FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC LIMIT ?', account, afterSeq, limit)
-      .map((r) => ({ seq: r.seq, event: JSON.parse(r.data) as ServiceEvent }));
+      .map((r) => ({ seq: r.seq, event: JSON.parse(r.data) as Event }));
   }
 
   /** How many events after a cursor match the patterns (all when none). */

@@ -1,7 +1,7 @@
-import { EventEmitter } from 'node:events';
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../domain/events.js';
-import type { Database } from '../store/db.js';
-import { SandboxKeys } from '../store/keys.js';
+import { toInstant } from '../../infra/time.js';
+import type { Database } from './db.js';
+import { SandboxKeys } from './keys.js';
 
 /** A delivery the worker is about to attempt. */
 export interface DueDelivery {
@@ -24,8 +24,6 @@ interface DeliveryRow {
   next_attempt_at: number | null;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /**
  * Webhook deliveries and endpoint secrets. A delivery row is written in the transaction
  * of its event, so an event never lacks its deliveries and a restart finds every
@@ -33,9 +31,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * for the developer's wall clock.
  */
 export class DeliveryStore {
-  /** Emits `queued` once a transaction that queued deliveries has committed. */
-  readonly signal = new EventEmitter();
-
   constructor(
     private readonly db: Database,
     private readonly keys: SandboxKeys,
@@ -68,7 +63,6 @@ export class DeliveryStore {
       "INSERT INTO deliveries (account, event_id, endpoint_id, url, status, next_attempt_at, created) VALUES (?, ?, ?, ?, 'pending', ?, ?)",
       account, eventId, endpoint.id, endpoint.url, dueMs, dueMs,
     );
-    this.db.onCommit(() => this.signal.emit('queued'));
   }
 
   /** Pending deliveries due at nowMs, oldest first, leaving out those already in flight. */
@@ -110,7 +104,7 @@ export class DeliveryStore {
         url: r.url,
         status: r.status,
         attempts: JSON.parse(r.attempts) as DeliveryAttempt[],
-        next_attempt_at: r.next_attempt_at === null ? null : iso(r.next_attempt_at),
+        next_attempt_at: r.next_attempt_at === null ? null : toInstant(r.next_attempt_at),
       }));
   }
 

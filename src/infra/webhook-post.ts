@@ -1,6 +1,13 @@
 import { type Dispatcher, request } from 'undici';
-import type { DeliveryAttempt, Event } from '../domain/events.js';
-import { signedHeaders } from './signing.js';
+import { signedHeaders } from './webhook-signing.js';
+
+/** One attempt, as the sandbox's delivery log and `listen` both record it. */
+export interface PostAttempt {
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
 
 /**
  * POSTs an event signed with `secret` and says how it went: the status, or a short
@@ -8,10 +15,10 @@ import { signedHeaders } from './signing.js';
  */
 export async function postSignedEvent(
   url: string,
-  event: Event,
+  event: { id: string },
   secret: string,
   options: { dispatcher: Dispatcher; userAgent: string; headers?: Record<string, string>; signal?: AbortSignal },
-): Promise<DeliveryAttempt> {
+): Promise<PostAttempt> {
   const payload = JSON.stringify(event);
   const started = Date.now();
   let status: number | null = null;

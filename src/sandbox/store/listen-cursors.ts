@@ -1,4 +1,4 @@
-import type { Database } from '../store/db.js';
+import type { Database } from './db.js';
 
 /** Per listener, the log position up to which its client acknowledged events. */
 export class ListenCursors {
