@@ -3,6 +3,7 @@ import type { ResolvedProfile } from '../config/resolve.js';
 import type { ProfileStore } from '../config/store.js';
 import type { Client } from '../client/client.js';
 import type { IO } from './io/io.js';
+import { refusedStart } from './errors.js';
 
 export interface GlobalFlags {
   /** `--json`: every field (an empty list), or only those named. */
@@ -82,7 +83,7 @@ export class Factory {
       if (!(error instanceof SandboxStartError && error.code === 'port_in_use')) throw error;
       this.io.info(`Port ${port} is in use: starting it on a free port instead…`);
       return start('0');
-    });
+    }).catch(refusedStart);
     this.io.info(`Sandbox started at ${ready.base_url} (pid ${ready.pid}). Stop it with: pay sandbox stop`);
     // `sandbox start` refreshed the profile (its key, if the database was new).
     this.resolved = undefined;

@@ -3,9 +3,8 @@ import { NetworkError, PathError } from '../client/errors.js';
 import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { LockedError } from '../infra/pid-lock.js';
-import { PortInUseError, SandboxStartError } from '../sandbox/errors.js';
 import { ListenError } from '../webhooks/errors.js';
-import { CancelError, CheckFailedError, DeclinedError, NotRunningError, PartialError, UsageError } from './errors.js';
+import { CancelError, CheckFailedError, DeclinedError, NotRunningError, PartialError, PortInUseError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
 import type { IO, Streams } from './io/io.js';
 import { finishHelp, HELP_COMMAND, HELP_OPTION, helpArgs, helpSettings } from './help.js';
@@ -36,7 +35,6 @@ const ERRORS: ReadonlyArray<readonly [new (...args: never[]) => Error, number, s
   [ConfigError, EXIT.usage, 'config_error'],
   [ListenError, EXIT.usage, 'usage_error'],
   [PortInUseError, EXIT.usage, 'port_in_use'],
-  [SandboxStartError, EXIT.usage, 'usage_error'],
   [CredentialsError, EXIT.auth, 'credentials_missing'],
   [LockedError, EXIT.conflict, 'locked'],
   [DeclinedError, EXIT.declined, 'card_declined'],

@@ -4,10 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { sandboxLogFile, sandboxStateFile } from '../config/paths.js';
 import { processAlive } from '../infra/pid-lock.js';
-import { SandboxStartError } from './errors.js';
 
 export { processAlive };
-export { PortInUseError, SandboxStartError } from './errors.js';
 
 /** What a running sandbox leaves under the config dir, for stop, status and auto-start. */
 export interface SandboxState {
@@ -19,6 +17,17 @@ export interface SandboxState {
 }
 
 export const DEFAULT_PORT = 12111;
+
+/** A background sandbox refused its own flags (exit 2): its message, and its error code (`port_in_use`…). */
+export class SandboxStartError extends Error {
+  override name = 'SandboxStartError';
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The last `--json` error object the sandbox wrote to its log: `{error: {code, message, exit_code}}`. */
 function lastError(log: string): { code: string; message: string; exit_code: number } | undefined {

@@ -364,7 +364,8 @@ export class Forwarder {
     if (outcome === 'delivered' || outcome === 'rejected') {
       this.finish(pending);
       if (target.down > 0) {
-        const waiting = this.spool.count(target.url);
+        // Finished events leave the spool in the next batch: they are not waiting.
+        const waiting = this.spool.count(target.url) - this.finished.filter((done) => done.target === target.url).length;
         const rest = waiting === 0 ? '.' : `: delivering the ${waiting === 1 ? 'event' : `${waiting} events`} waiting for it.`;
         this.options.sink.notice(`${target.url} is answering again${rest}`);
       }
