@@ -92,8 +92,10 @@ export class Factory {
 
   client(): Promise<Client> {
     this.clientPromise ??= (async () => {
-      // No health check first: a sandbox that is down is started when a request finds it so.
-      const profile = await this.configured();
+      // No health check first: a sandbox that is down is started when a request finds it
+      // so. One never started has no address yet (a new user's first command): start it now.
+      const configured = await this.configured();
+      const profile = configured.sandbox && !configured.base_url ? await this.profile() : configured;
       const { Client } = await import('../client/client.js');
       const started = (started: ResolvedProfile) => ({ baseUrl: started.base_url, account: started.account, apiKey: started.api_key });
       return new Client({

@@ -91,6 +91,15 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(config(dir)).toMatchObject({ default_profile: 'sandbox', profiles: { sandbox: { account, base_url: `http://127.0.0.1:${port}` } } });
   });
 
+  it('the quick start: with nothing configured, pay trigger starts the sandbox on the default port, or a free one when it is taken', async () => {
+    const { dir, env } = ciEnv();
+    const run = await runPay(['trigger', 'payment_intent.succeeded', '--json'], { env });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain('The sandbox is not running: starting it in the background on port 12111');
+    expect(JSON.parse(run.stdout)).toMatchObject({ flow: 'payment_intent.succeeded' });
+    expect(config(dir).profiles.sandbox.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
   it('does not take the default from another profile', async () => {
     const { dir, env } = ciEnv();
     await runPay(['profiles', 'add', 'prod', '--base-url', 'https://prod.example.com', '--account', 'acct_p', '--api-key', 'sk_live_0123456789abcdef'], { env });
