@@ -63,6 +63,7 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
       const form = request.body ?? {};
       const values: Partial<Record<FieldName, string>> = { exp: form.exp ?? '', zip: form.zip ?? '' };
       const outcome = attempt(() => sandbox.store.db.transaction(() => keepingDeclines(() => payCheckoutSession(ctx, id, form))));
+      await sandbox.store.db.durable();
       const session = getCheckoutSession(ctx, id);
       if ('value' in outcome || session.status !== 'open') return closed(reply, session);
       const { declined } = outcome;
@@ -74,6 +75,7 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
       if (!ctx) return notFound(reply);
       try {
         const session = sandbox.store.db.transaction(() => openLinkSession(contextOf('payment_link', request.params.id)!, request.params.id, originOf(request)));
+        await sandbox.store.db.durable();
         return reply.redirect(`/checkout/${session.id}`, 303);
       } catch (error) {
         if (error instanceof ApiError) return html(reply, error.status, messagePage('This payment link is not available', error.message));
