@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, fdatasync, openSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { Checkpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Row = Record<string, SQLInputValue>;
@@ -33,6 +34,7 @@ export class Database {
   /** Settles once everything committed so far is on disk. */
   private synced: Promise<void> = Promise.resolve();
   private walFd: number | undefined;
+  private readonly checkpointer: Checkpointer | undefined;
 
   constructor(readonly file: string) {
     // API key hashes and the accounts' data live here: the file is its owner's alone (WAL files inherit the mode).
@@ -44,6 +46,14 @@ export class Database {
     if (file !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
     this.migrate();
+    if (file !== ':memory:') {
+      // Checkpoints run in a worker (see Checkpointer), not inside a request's COMMIT.
+      this.db.exec('PRAGMA wal_autocheckpoint = 0');
+      this.checkpointer = new Checkpointer(file, () => {
+        this.outsideGroup();
+        this.db.exec('PRAGMA wal_checkpoint(RESTART)');
+      });
+    }
   }
 
   private migrate(): void {
@@ -186,6 +196,7 @@ export class Database {
     const fd = this.walFd;
     const sync = new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
     const synced = Promise.all([this.synced.catch(() => undefined), sync]).then(done);
+    this.checkpointer?.committed();
     synced.catch((error: unknown) => {
       for (const waiter of waiters) waiter.reject(error);
     });
@@ -211,6 +222,7 @@ export class Database {
 
   close(): void {
     this.commitGroup();
+    this.checkpointer?.close();
     if (this.walFd !== undefined) closeSync(this.walFd);
     this.statements.clear();
     this.db.close();
