@@ -105,14 +105,16 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
     };
     const record = (ctx: ServiceContext, outcome: Outcome): Outcome => {
       if (key !== undefined) {
+        const stored = withoutSecret(outcome.body, schemas.shownOnce);
+        const objectId = stored && typeof stored === 'object' && 'id' in stored && typeof stored.id === 'string' ? stored.id : undefined;
         sandbox.store.idempotency.save(account.id, key, {
           method,
           path: requestPath,
           body_hash: bodyHash,
           status: outcome.status,
-          response: JSON.stringify(withoutSecret(outcome.body, schemas.shownOnce)),
+          response: JSON.stringify(stored),
           created: ctx.now,
-        });
+        }, objectId);
       }
       return outcome;
     };

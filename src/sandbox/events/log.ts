@@ -4,11 +4,29 @@ import { ApiError } from '../../domain/errors.js';
 import type { Event, EventListQuery, EventType } from '../../domain/events.js';
 import { newId } from '../../domain/ids.js';
 import type { Database } from '../store/db.js';
+import { versionData } from '../store/objects.js';
 
 export type ServiceEvent = Event;
 
 /** Event types and `family.*` patterns of the catalogue carry no GLOB metacharacter but `*`. */
 const typeClause = (patterns: readonly string[]) => `(${patterns.map(() => 'type GLOB ?').join(' OR ')})`;
+
+/** An event row: `data` is the whole event, or (when `object` names a stored version) only the rest of its data. */
+const COLUMNS = `seq, id, type, created, data, ${versionData('events')} AS object`;
+interface EventRow {
+  seq: number;
+  id: string;
+  type: EventType;
+  created: string;
+  data: string;
+  object: string | null;
+}
+
+function toEvent(row: EventRow): ServiceEvent {
+  if (row.object === null) return JSON.parse(row.data) as ServiceEvent;
+  const extra = JSON.parse(row.data) as Record<string, unknown>;
+  return { id: row.id, object: 'event', type: row.type, created: row.created, livemode: false, data: { object: JSON.parse(row.object) as BaseObject, ...extra } };
+}
 
 /**
  * One ordered log per account. An event is written in the transaction of the change
@@ -32,15 +50,23 @@ export class EventLog {
       livemode: false,
       data: { object, ...extra },
     };
-    const { lastInsertRowid } = this.db.run('INSERT INTO events (id, account, type, created, data) VALUES (?, ?, ?, ?, ?)', event.id, account, type, created, JSON.stringify(event));
+    // The object as stored (the usual case) is named by its version, not copied.
+    let { changes, lastInsertRowid } = this.db.run(
+      `INSERT INTO events (id, account, type, created, data, object_seq, version)
+       SELECT ?, ?, ?, ?, ?, seq, version FROM objects WHERE id = ? AND account = ? AND data = ?`,
+      event.id, account, type, created, JSON.stringify(extra), object.id, account, JSON.stringify(object),
+    );
+    if (Number(changes) === 0) {
+      ({ lastInsertRowid } = this.db.run('INSERT INTO events (id, account, type, created, data) VALUES (?, ?, ?, ?, ?)', event.id, account, type, created, JSON.stringify(event)));
+    }
     const seq = Number(lastInsertRowid);
     this.db.onCommit(() => this.bus.emit('event', account, event, seq));
     return event;
   }
 
   find(account: string, id: string): ServiceEvent | undefined {
-    const row = this.db.get<{ data: string }>('SELECT data FROM events WHERE id = ? AND account = ?', id, account);
-    return row ? (JSON.parse(row.data) as ServiceEvent) : undefined;
+    const row = this.db.get<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = ? AND account = ?`, id, account);
+    return row ? toEvent(row) : undefined;
   }
 
   /** Sequence number of an event, the cursor of lists and of the listen tunnel. */
@@ -83,10 +109,10 @@ export class EventLog {
       params.push(seq);
     }
     params.push(query.limit + 1);
-    const rows = this.db.all<{ data: string }>(`SELECT data FROM events WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`, ...params);
+    const rows = this.db.all<EventRow>(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`, ...params);
     return {
       object: 'list',
-      data: rows.slice(0, query.limit).map((r) => JSON.parse(r.data) as ServiceEvent),
+      data: rows.slice(0, query.limit).map(toEvent),
       has_more: rows.length > query.limit,
     };
   }
@@ -94,8 +120,8 @@ export class EventLog {
   /** Events after a cursor, oldest first: what a tunnel replays. */
   after(account: string, afterSeq: number, limit: number): Array<{ seq: number; event: ServiceEvent }> {
     return this.db
-      .all<{ seq: number; data: string }>('SELECT seq, data FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC LIMIT ?', account, afterSeq, limit)
-      .map((r) => ({ seq: r.seq, event: JSON.parse(r.data) as ServiceEvent }));
+      .all<EventRow>(`SELECT ${COLUMNS} FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC LIMIT ?`, account, afterSeq, limit)
+      .map((r) => ({ seq: r.seq, event: toEvent(r) }));
   }
 
   /** How many events after a cursor match the patterns (all when none). */
