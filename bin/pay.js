@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// Compiled modules are cached between runs: start-up is most of a short command's time.
-import module from 'node:module';
+// `pay --version` is answered from one tiny module, before the program and its imports
+// load; everything else goes to main.
+import { asksVersionOnly, version } from '../dist/cli/version.js';
 
-module.enableCompileCache?.();
-const { run } = await import('../dist/cli/main.js');
-await run();
+if (asksVersionOnly(process.argv.slice(2))) {
+  process.stdout.write(`${version()}\n`);
+} else {
+  // Compiled modules are cached between runs: start-up is most of a short command's time.
+  const { default: module } = await import('node:module');
+  module.enableCompileCache?.();
+  const { run } = await import('../dist/cli/main.js');
+  await run();
+}

@@ -1,6 +1,6 @@
 /**
  * The CLI's typed errors. Commands throw them; `main.ts` alone maps them (and the
- * service's ApiError) to exit codes.
+ * lower layers' own errors) to exit codes.
  */
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -14,11 +14,6 @@ export class CancelError extends Error {
   }
 }
 
-/** Credentials missing or unusable before any request was made. */
-export class AuthConfigError extends Error {
-  override name = 'AuthConfigError';
-}
-
 /** A batch finished with some items failed. */
 export class PartialError extends Error {
   override name = 'PartialError';
@@ -29,10 +24,3 @@ export class CheckFailedError extends Error {
   override name = 'CheckFailedError';
 }
 
-/** Already reported to the user; exit with the given code and print nothing more. */
-export class SilentError extends Error {
-  override name = 'SilentError';
-  constructor(readonly exitCode: number) {
-    super(`exit ${exitCode}`);
-  }
-}

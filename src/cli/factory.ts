@@ -5,7 +5,8 @@ import type { Client } from '../client/client.js';
 import type { IO } from './io/io.js';
 
 export interface GlobalFlags {
-  json: boolean;
+  /** `--json`: every field (an empty list), or only those named. */
+  json?: string[] | true | undefined;
   profile?: string | undefined;
   input: boolean;
   verbose: boolean;
@@ -18,7 +19,8 @@ export interface GlobalFlags {
  */
 export class Factory {
   private store?: ProfileStore;
-  private resolved?: Promise<ResolvedProfile>;
+  private resolved?: Promise<ResolvedProfile> | undefined;
+  private running?: Promise<ResolvedProfile>;
   private clientPromise?: Promise<Client>;
 
   constructor(
@@ -43,32 +45,52 @@ export class Factory {
     return this.store;
   }
 
-  /** The profile in force (flag > env > file); the sandbox profile's sandbox is started on demand. */
+  /**
+   * The profile in force (flag > env > file), its sandbox started if it is the sandbox
+   * profile's and not running: for commands that need the service up before anything
+   * else (WebSocket tunnels, the sandbox's own commands). HTTP requests go through
+   * client(), which starts it only when a request finds it down.
+   */
   profile(): Promise<ResolvedProfile> {
-    this.resolved ??= this.resolveProfile();
+    this.running ??= (async () => {
+      const profile = await this.configured();
+      if (!profile.sandbox) return profile;
+      const { runningSandbox } = await import('../sandbox/daemon.js');
+      return (await runningSandbox(this.configDir)) ? profile : this.startSandbox(profile);
+    })();
+    return this.running;
+  }
+
+  /** The profile in force as configured: nothing checked or started. */
+  private configured(): Promise<ResolvedProfile> {
+    this.resolved ??= (async () => {
+      const { resolveProfile } = await import('../config/resolve.js');
+      const store = await this.profiles();
+      return resolveProfile({ profile: this.flags.profile }, this.env, () => store);
+    })();
     return this.resolved;
   }
 
-  private async resolveProfile(): Promise<ResolvedProfile> {
-    const { resolveProfile } = await import('../config/resolve.js');
-    const store = await this.profiles();
-    const resolve = () => resolveProfile({ profile: this.flags.profile }, this.env, () => store);
-    const profile = resolve();
-    if (!profile.sandbox) return profile;
-    const { runningSandbox, startDetached, DEFAULT_PORT } = await import('../sandbox/daemon.js');
-    if (await runningSandbox(this.configDir)) return profile;
+  /** Starts the sandbox profile's sandbox in the background, on its port; the profile as it then is. */
+  private async startSandbox(profile: ResolvedProfile): Promise<ResolvedProfile> {
+    const { startDetached, DEFAULT_PORT } = await import('../sandbox/daemon.js');
     const port = profile.base_url ? new URL(profile.base_url).port || String(DEFAULT_PORT) : String(DEFAULT_PORT);
     this.io.info(`The sandbox is not running: starting it in the background on port ${port}…`);
     const ready = await this.io.spin('Starting the sandbox…', () => startDetached(this.configDir, ['--port', port], this.env));
     this.io.info(`Sandbox started at ${ready.base_url} (pid ${ready.pid}). Stop it with: pay sandbox stop`);
-    return resolve();
+    // `sandbox start` refreshed the profile (its key, if the database was new).
+    this.resolved = undefined;
+    return this.configured();
   }
 
   client(): Promise<Client> {
     this.clientPromise ??= (async () => {
-      const profile = await this.profile();
+      // No health check first: a sandbox that is down is started when a request finds it so.
+      const profile = await this.configured();
       const { Client } = await import('../client/client.js');
+      const started = (started: ResolvedProfile) => ({ baseUrl: started.base_url, account: started.account, apiKey: started.api_key });
       return new Client({
+        startService: profile.sandbox ? async () => started(await this.profile()) : undefined,
         baseUrl: profile.base_url,
         account: profile.account,
         apiKey: profile.api_key,

@@ -27,6 +27,13 @@ export function durationArg(value: string): number {
   return ms;
 }
 
+/** `--json id,status`: field names; empty for every field. */
+export function fieldsArg(value: string): string[] {
+  const fields = value.split(',').map((v) => v.trim()).filter(Boolean);
+  if (fields.some((field) => !/^[a-z_][a-z0-9_]*$/.test(field))) throw new InvalidArgumentError('expected top-level field names separated by commas, e.g. id,status.');
+  return fields;
+}
+
 /** Repeatable `--metadata key=value`. */
 export function keyValueArg(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const eq = value.indexOf('=');
@@ -68,20 +75,6 @@ export function groupExamples(command: Command): void {
   if (command.commands.length === 0 || EXAMPLES.has(command)) return;
   const examples = command.commands.flatMap((sub) => EXAMPLES.get(sub)?.slice(0, 1) ?? []);
   if (examples.length > 0) withExamples(command, ...examples);
-}
-
-/** Standard list flags. */
-export function listOptions(command: Command): Command {
-  return command
-    .option('--limit <n>', 'How many to show, 1 to 100', intArg, 10)
-    .option('--starting-after <id>', 'Show the page after this id (cursor from a previous page)');
-}
-
-/** `--amount` and `--currency`, for commands that ask for money. */
-export function moneyOptions(command: Command): Command {
-  return command
-    .option('--amount <n>', 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99', intArg)
-    .option('--currency <code>', 'Lowercase ISO 4217 currency code, e.g. usd, eur, jpy');
 }
 
 /** `--override` values: numbers and booleans as JSON would have them, the rest as strings. */

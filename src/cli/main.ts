@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
-import type { CommanderError } from 'commander';
+import type { Command, CommanderError } from 'commander';
 import { NetworkError, PathError } from '../client/errors.js';
+import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
-import { AuthConfigError, CancelError, CheckFailedError, PartialError, SilentError, UsageError } from './errors.js';
+import { LockedError } from '../infra/pid-lock.js';
+import { ListenError } from '../webhooks/errors.js';
+import { CancelError, CheckFailedError, PartialError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
 import type { IO, Streams } from './io/io.js';
 import { NOUNS } from './nouns.js';
+import { asksVersionOnly, version } from './version.js';
 
 /** DESIGN.md section 8: the one table from errors to exit codes. */
 export const EXIT = {
@@ -21,13 +24,26 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-export function exitCodeFor(error: unknown): number {
-  if (error instanceof SilentError) return error.exitCode;
-  if (error instanceof UsageError || error instanceof PathError) return EXIT.usage;
-  if (error instanceof CancelError) return EXIT.interrupted;
-  if (error instanceof AuthConfigError) return EXIT.auth;
-  if (error instanceof PartialError) return EXIT.partial;
-  if (error instanceof NetworkError) return EXIT.unreachable;
+/**
+ * Every typed error of the CLI and the layers below it, with its exit code and the code
+ * its `--json` error object carries. The service's ApiError is mapped by its status.
+ */
+const ERRORS: ReadonlyArray<readonly [new (...args: never[]) => Error, number, string]> = [
+  [UsageError, EXIT.usage, 'usage_error'],
+  [PathError, EXIT.usage, 'usage_error'],
+  [ConfigError, EXIT.usage, 'config_error'],
+  [ListenError, EXIT.usage, 'usage_error'],
+  [CredentialsError, EXIT.auth, 'credentials_missing'],
+  [LockedError, EXIT.conflict, 'locked'],
+  [NetworkError, EXIT.unreachable, 'unreachable'],
+  [PartialError, EXIT.partial, 'partial'],
+  [CheckFailedError, EXIT.error, 'check_failed'],
+  [CancelError, EXIT.interrupted, 'cancelled'],
+];
+
+const known = (error: unknown) => ERRORS.find(([type]) => error instanceof type);
+
+function exitCodeFor(error: unknown): number {
   if (error instanceof ApiError) {
     switch (error.status) {
       case 401:
@@ -44,39 +60,80 @@ export function exitCodeFor(error: unknown): number {
         return EXIT.error;
     }
   }
-  return EXIT.error;
+  return known(error)?.[1] ?? EXIT.error;
 }
 
 const VALUE_FLAGS = new Set(['--profile']);
 
 /** The noun a command line names (after global flags), so only its module is loaded. */
-function nounOf(args: string[]): string | undefined {
+function nounOf(args: string[], nouns: ReadonlySet<string>): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (VALUE_FLAGS.has(arg)) i++;
+    if (VALUE_FLAGS.has(arg) || (arg === '--json' && !nouns.has(args[i + 1] ?? '') && FIELD_LIST.test(args[i + 1] ?? ''))) i++;
     else if (!arg.startsWith('-')) return arg === 'help' ? args[i + 1] : arg;
   }
   return undefined;
 }
 
-export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+/** `--json id,status`: top-level field names, comma-separated. */
+const FIELD_LIST = /^[a-z_][a-z0-9_]*(,[a-z_][a-z0-9_]*)*$/;
+
+/**
+ * `--json` takes an optional field list (gh's `--json id,status`). The word after a bare
+ * `--json` is its list only when it is one: not a command's name, not an id (`cus_…`),
+ * so `pay customers get --json cus_123` keeps working. Spelled out for commander as
+ * `--json=list`, or `--json=` for every field.
+ */
+function jsonFieldArgs(args: string[], commands: ReadonlySet<string>, ids: RegExp): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return [...out, ...args.slice(i)];
+    if (arg !== '--json') {
+      out.push(arg);
+      continue;
+    }
+    const next = args[i + 1];
+    const isList = next !== undefined && FIELD_LIST.test(next) && !commands.has(next) && !ids.test(next);
+    out.push(`--json=${isList ? next : ''}`);
+    if (isList) i++;
+  }
+  return out;
+}
+
+/** Every command name of the tree, nouns and the loaded noun's verbs. */
+function commandNames(command: Command, names = new Set<string>()): Set<string> {
+  for (const sub of command.commands) {
+    names.add(sub.name());
+    commandNames(sub, names);
+  }
+  return names;
 }
 
 export async function main(argv: string[], streams: Streams): Promise<number> {
   const args = argv.slice(2);
-  // `--version` answers before commander is even loaded.
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // `--version` answers before commander is even loaded (bin/pay.js answers it sooner still).
+  if (asksVersionOnly(args)) {
     streams.stdout.write(`${version()}\n`);
     return EXIT.ok;
   }
   // Loaded only past `--version`: chalk and commander are most of a short run's start-up.
-  const [{ Command, Option }, { IO }, { groupExamples }] = await Promise.all([import('commander'), import('./io/io.js'), import('./flags.js')]);
+  const [{ Command, Option }, { IO }, { groupExamples, fieldsArg }, { ID_PREFIX }] = await Promise.all([
+    import('commander'),
+    import('./io/io.js'),
+    import('./flags.js'),
+    import('../domain/ids.js'),
+  ]);
   const program = new Command('pay');
   const globals = (): GlobalFlags => program.opts<GlobalFlags>();
+  // Known before parsing: an error in parsing itself is reported as --json asks.
+  const wantsJSON = args.slice(0, args.includes('--') ? args.indexOf('--') : undefined).some((a) => a === '--json' || a.startsWith('--json='));
   const io = new IO(streams, {
-    get json() { return globals().json ?? false; },
+    get json() { return globals().json !== undefined; },
+    get jsonFields() {
+      const json = globals().json;
+      return Array.isArray(json) && json.length > 0 ? json : undefined;
+    },
     get input() { return globals().input ?? true; },
     get color() { return globals().color === false ? false : undefined; },
     get verbose() { return globals().verbose ?? false; },
@@ -87,7 +144,7 @@ export async function main(argv: string[], streams: Streams): Promise<number> {
   program
     .description('Payments from the command line: test payments, webhooks, terminal readers and subscriptions, against the local sandbox or a real deployment.')
     .version(version(), '-V, --version', 'Print the version')
-    .addOption(new Option('--json', 'Print data as JSON on stdout (messages stay on stderr)'))
+    .addOption(new Option('--json [fields]', 'Print data as JSON on stdout (messages stay on stderr); with fields (id,status) only those').argParser(fieldsArg))
     .addOption(new Option('--profile <name>', 'Profile to use (env PAY_PROFILE; default: the default profile, else the sandbox)'))
     .addOption(new Option('--no-input', 'Never prompt; missing values are errors (also when CI is set or stdin is not a TTY)'))
     .addOption(new Option('--verbose', 'Trace HTTP requests on stderr, API keys masked'))
@@ -99,7 +156,7 @@ export async function main(argv: string[], streams: Streams): Promise<number> {
     .configureOutput({
       writeOut: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),
-      outputError: (text, write) => write(io.errColor.red(text)),
+      outputError: (text, write) => (wantsJSON ? io.errorJSON({ code: 'usage_error', message: text.replace(/^error: /, '').trim(), exit_code: EXIT.usage }) : write(io.errColor.red(text))),
     })
     .addHelpText(
       'after',
@@ -114,7 +171,7 @@ Environment: PAY_PROFILE, PAY_BASE_URL, PAY_ACCOUNT, PAY_API_KEY, PAY_CONFIG_DIR
 Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined, 7 unreachable, 8 partial, 130 interrupted.`,
     );
 
-  const wanted = nounOf(args);
+  const wanted = nounOf(args, new Set(NOUNS.map((noun) => noun.name)));
   // Completion walks the whole tree; any other command needs only its own noun.
   const loadAll = wanted === 'completion';
   for (const noun of NOUNS) {
@@ -126,20 +183,42 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined,
   }
 
   try {
-    await program.parseAsync(argv);
+    const ids = new RegExp(`^(${Object.values(ID_PREFIX).join('|')})_`);
+    await program.parseAsync([...argv.slice(0, 2), ...jsonFieldArgs(args, commandNames(program), ids)]);
     return EXIT.ok;
   } catch (error) {
-    return report(error, io);
+    return report(error, io, wantsJSON);
   }
 }
 
-function report(error: unknown, io: IO): number {
+/** An error as `--json` prints it on stderr: `{"error": {type?, code, message, param?, status?, exit_code}}`. */
+function errorObject(error: unknown, exitCode: number): Record<string, unknown> {
+  if (error instanceof ApiError) {
+    const intent = error.extra.payment_intent as { id?: string } | undefined;
+    return {
+      type: error.type,
+      code: error.code,
+      message: error.message,
+      ...(error.param ? { param: error.param } : {}),
+      status: error.status,
+      ...(intent?.id ? { payment_intent_id: intent.id } : {}),
+      exit_code: exitCode,
+    };
+  }
+  const code = known(error)?.[2] ?? 'unexpected';
+  return { code, message: error instanceof Error ? error.message : String(error), exit_code: exitCode };
+}
+
+function report(error: unknown, io: IO, json: boolean): number {
   if (isCommanderError(error)) {
     // Commander already printed help or the usage error (with a suggestion on typos).
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
   const code = exitCodeFor(error);
-  if (error instanceof SilentError) return code;
+  if (json) {
+    io.errorJSON(errorObject(error, code));
+    return code;
+  }
   if (error instanceof ApiError) {
     const details = [`${error.code}`, error.param ? `param: ${error.param}` : '', `HTTP ${error.status}`].filter(Boolean).join(' · ');
     io.error(`${error.message} (${details})`);
@@ -148,10 +227,8 @@ function report(error: unknown, io: IO): number {
   } else if (error instanceof NetworkError) {
     io.error(error.message);
     io.info('  Is it running? Check with: pay sandbox status (or your profile: pay profiles show)');
-  } else if (error instanceof UsageError || error instanceof PathError) {
-    io.error(error.message);
-  } else if (error instanceof CancelError || error instanceof AuthConfigError || error instanceof PartialError || error instanceof CheckFailedError) {
-    io.error(error.message);
+  } else if (known(error)) {
+    io.error((error as Error).message);
   } else {
     const message = error instanceof Error ? error.message : String(error);
     io.error(`Unexpected error: ${message}`);

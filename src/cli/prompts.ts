@@ -1,6 +1,13 @@
+import { flag } from './command.js';
 import type { IO } from './io/io.js';
 
-// Prompts several commands share, for values a person types at a TTY.
+// Flags and prompts several commands share, for values a person types at a TTY.
+
+/** `--amount` and `--currency`, for commands that ask for money. */
+export const moneyFlags = {
+  amount: flag.int('--amount <n>', 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99', { field: 'amount' }),
+  currency: flag.string('--currency <code>', 'Lowercase ISO 4217 currency code, e.g. usd, eur, jpy', { field: 'currency' }),
+};
 
 async function askAmount(io: IO): Promise<number> {
   const text = await io.ask('--amount', 'Amount in the currency\'s minor unit (e.g. 1099 for 10.99)', {

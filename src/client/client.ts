@@ -18,6 +18,11 @@ export interface ClientOptions {
   /** `--verbose`: one line per request and response, keys masked. */
   trace?: ((line: string) => void) | undefined;
   userAgent?: string;
+  /**
+   * Called once when the service refuses the first connection (the auto-started
+   * sandbox is down): starts it and says where it answers, and the request is sent there.
+   */
+  startService?: (() => Promise<{ baseUrl: string; account: string; apiKey: string }>) | undefined;
 }
 
 export interface CallOptions {
@@ -47,8 +52,10 @@ const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDO
 export class Client {
   private readonly agent: Agent;
   private readonly retries: number;
+  private options: ClientOptions;
 
-  constructor(private readonly options: ClientOptions) {
+  constructor(options: ClientOptions) {
+    this.options = options;
     const timeout = options.timeoutMs ?? 30_000;
     this.agent = new Agent({ connect: { timeout: Math.min(timeout, 10_000) }, headersTimeout: timeout, bodyTimeout: timeout, keepAliveTimeout: 4_000 });
     this.retries = options.retries ?? 2;
@@ -78,19 +85,24 @@ export class Client {
 
   /** Sends any request and returns the answer whatever its status (`pay api`). */
   async raw(method: string, path: string, options: Omit<CallOptions, 'params'> = {}): Promise<RawResponse> {
-    const url = serviceUrl(this.options.baseUrl, path);
-    for (const [key, value] of Array.isArray(options.query) ? options.query : Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.append(key, String(value));
-    }
     const write = isWrite(method.toUpperCase());
-    const headers: Record<string, string> = {
-      ...this.authHeaders(),
-      accept: 'application/json',
-      'user-agent': this.options.userAgent ?? 'pay-cli',
-    };
-    if (write) headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
+    const idempotencyKey = write ? (options.idempotencyKey ?? randomUUID()) : undefined;
     const body = write || options.body !== undefined ? JSON.stringify(options.body ?? {}) : undefined;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const target = () => {
+      const url = serviceUrl(this.options.baseUrl, path);
+      for (const [key, value] of Array.isArray(options.query) ? options.query : Object.entries(options.query ?? {})) {
+        if (value !== undefined) url.searchParams.append(key, String(value));
+      }
+      const headers: Record<string, string> = {
+        ...this.authHeaders(),
+        accept: 'application/json',
+        'user-agent': this.options.userAgent ?? 'pay-cli',
+      };
+      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      return { url, headers };
+    };
+    let { url, headers } = target();
 
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
@@ -113,6 +125,13 @@ export class Client {
         // Any failure to talk to the service is "unreachable", unless undici was misused.
         if (code === undefined || code.startsWith('UND_ERR_INVALID')) throw error;
         this.options.trace?.(`! ${method.toUpperCase()} ${url.pathname}: ${code}`);
+        const start = this.options.startService;
+        if (code === 'ECONNREFUSED' && start) {
+          this.options = { ...this.options, ...(await start()), startService: undefined };
+          ({ url, headers } = target());
+          attempt--;
+          continue;
+        }
         if (RETRYABLE_CODES.has(code) && attempt < this.retries) {
           await sleep(backoff(attempt));
           continue;

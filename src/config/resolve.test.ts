@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../cli/errors.js';
+import { ConfigError } from './errors.js';
 import { resolveProfile } from './resolve.js';
 import { ProfileStore } from './store.js';
 
@@ -43,7 +43,7 @@ describe('resolveProfile: flag > env > profile', () => {
   });
 
   it('an unknown profile is a usage error listing the known ones', () => {
-    expect(() => resolveProfile({ profile: 'nope' }, {}, stores)).toThrow(UsageError);
+    expect(() => resolveProfile({ profile: 'nope' }, {}, stores)).toThrow(ConfigError);
     expect(() => resolveProfile({ profile: 'nope' }, {}, stores)).toThrow(/prod, staging/);
   });
 

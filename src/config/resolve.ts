@@ -1,4 +1,4 @@
-import { AuthConfigError, UsageError } from '../cli/errors.js';
+import { ConfigError, CredentialsError } from './errors.js';
 import { DEFAULT_HEADER_PREFIX, Profile, SANDBOX_PROFILE } from './profile.js';
 import type { ProfileStore } from './store.js';
 
@@ -40,7 +40,7 @@ export function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, stor
   const saved = profiles.get(name);
   if (!saved && name !== SANDBOX_PROFILE) {
     const known = profiles.names();
-    throw new UsageError(
+    throw new ConfigError(
       `No profile named '${name}'.${known.length ? ` Profiles: ${known.join(', ')}.` : ''} Add one with: pay profiles add ${name}`,
     );
   }
@@ -61,13 +61,13 @@ function check(name: string, fields: Record<string, unknown>, sandbox: boolean):
   for (const field of ['base_url', 'account', 'api_key'] as const) {
     if (!fields[field]) {
       const env = `PAY_${field.toUpperCase()}`;
-      throw new AuthConfigError(`Profile '${name}' has no ${field}: set it with 'pay profiles add ${name}' or ${env}.`);
+      throw new CredentialsError(`Profile '${name}' has no ${field}: set it with 'pay profiles add ${name}' or ${env}.`);
     }
   }
   const parsed = Profile.safeParse(fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UsageError(`Profile '${name}': ${issue.path.join('.')} ${issue.message}.`);
+    throw new ConfigError(`Profile '${name}': ${issue.path.join('.')} ${issue.message}.`);
   }
   return { ...parsed.data, name, sandbox };
 }

@@ -69,7 +69,6 @@ export const endpoints = {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type EndpointName = keyof typeof endpoints;
-export type Endpoint = (typeof endpoints)[EndpointName];
 
 /** Fills `{name}` placeholders, each value URI-encoded. */
 export function fillPath(path: string, params: Record<string, string> = {}): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addMs, DAY_MS, toInstant } from '../infra/time.js';
 import { DateString } from './common.js';
 
 const DateTime = z.iso.datetime({ offset: true, error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' });
@@ -23,10 +24,10 @@ export type ClockAdvance = z.infer<typeof ClockAdvance>;
 
 /** An ISO instant for a clock target: a bare date is 00:00:00Z of that date. */
 export function clockTarget(advance: ClockAdvance, now: string): string {
-  if (advance.days !== undefined) return new Date(Date.parse(now) + advance.days * 86_400_000).toISOString().replace(/\.000Z$/, 'Z');
+  if (advance.days !== undefined) return addMs(now, advance.days * DAY_MS);
   const to = advance.to!;
   if (/^\d{4}-\d{2}-\d{2}$/.test(to)) return `${to}T00:00:00Z`;
-  return new Date(to).toISOString().replace(/\.000Z$/, 'Z');
+  return toInstant(to);
 }
 
 export interface TestClockObject {
@@ -38,3 +39,4 @@ export const AccountCreate = z.strictObject({
   account: z.string().regex(/^acct_[A-Za-z0-9_]+$/, { error: 'must start with acct_ and use letters, digits and _' }).optional(),
   api_key: z.string().min(16, { error: 'must be at least 16 characters' }).max(200).optional(),
 });
+export type AccountCreate = z.infer<typeof AccountCreate>;

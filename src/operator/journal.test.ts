@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -127,6 +127,16 @@ describe('Journal', () => {
     const resumed = await Journal.resume(path);
     await expect(Journal.resume(path)).rejects.toMatchObject({ name: 'LockedError', pid: process.pid });
     await resumed.journal.close();
+    expect(existsSync(lockFile(path))).toBe(false);
+  });
+
+  it('closes its file and releases its lock when the header cannot be written', async () => {
+    const path = join(dir, 'b.jsonl');
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    // A header that cannot be serialised: the first append throws.
+    await expect(Journal.create(path, { ...header, created: 1n } as unknown as BatchHeader)).rejects.toThrow(TypeError);
+    expect(open()).toBe(before);
     expect(existsSync(lockFile(path))).toBe(false);
   });
 

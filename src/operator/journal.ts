@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { acquireLock } from './lock.js';
+import { acquireLock } from '../infra/pid-lock.js';
 import { PastDueSubscription, SKIP_REASONS } from './past-due.js';
 
 // The batch journal: one append-only JSON-lines file a batch. Its first line is the
@@ -111,12 +111,15 @@ export class Journal {
   static async create(path: string, header: BatchHeader): Promise<Journal> {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const unlock = await acquireLock(lockFile(path));
+    let handle: FileHandle | undefined;
     try {
-      const journal = new Journal(path, await open(path, 'wx', 0o600), unlock);
+      handle = await open(path, 'wx', 0o600);
+      const journal = new Journal(path, handle, unlock);
       await journal.append(header);
       await syncDirectory(dirname(path));
       return journal;
     } catch (error) {
+      await handle?.close();
       await unlock();
       throw error;
     }

@@ -242,6 +242,7 @@ describe('runRetryBatch', () => {
     await ok('POST', `/v1/subscriptions/${ids[0]}/retry`);
     await ok('POST', `/v1/subscriptions/${ids[1]}/cancel`);
     const report = await runRetryBatch({ client, batch, concurrency: 4 });
+    await batch.journal.close();
     expect(report.results.map((r) => [r.outcome, r.status, r.skip_reason, r.message])).toEqual([
       ['skipped', 'active', 'not_past_due', 'status active: nothing to retry'],
       ['skipped', 'canceled', 'not_past_due', 'status canceled: nothing to retry'],
@@ -262,7 +263,9 @@ describe('runRetryBatch', () => {
     await batch.journal.close();
     expect(await listBatches(dir)).toEqual([expect.objectContaining({ batch_id: report.batch_id, items: 5, done: 1, account: s.account.id })]);
 
-    const again = await runRetryBatch({ client, batch: await openBatch(batch.journal.path), concurrency: 2 });
+    const reopened = await openBatch(batch.journal.path);
+    const again = await runRetryBatch({ client, batch: reopened, concurrency: 2 });
+    await reopened.journal.close();
     expect(again.interrupted).toBe(false);
     expect(again.results.map((r) => r.outcome)).toEqual(Array(5).fill('succeeded'));
     for (const id of ids) expect(await intents(id)).toHaveLength(2);
@@ -285,6 +288,7 @@ describe('runRetryBatch', () => {
     expect(key).toBeDefined();
     expect(resumed.state.keys.has(ids[1]!)).toBe(false);
     const again = await runRetryBatch({ client, batch: resumed, concurrency: 1 });
+    await resumed.journal.close();
     expect(again.results.map((r) => [r.outcome, r.idempotency_key === key])).toEqual([['succeeded', true], ['succeeded', false]]);
   });
 });

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, dueInstant } from '../domain/schedule.js';
-import { type DueWork, TestClock } from './clock.js';
-import { ReaderConnections } from './hub/readers.js';
-import { ServiceContext } from './services/context.js';
+import { realScheduler } from '../infra/time.js';
+import { TestClock } from './clock.js';
+import { NO_SINKS, ServiceContext } from './services/context.js';
+import type { DueWork } from './services/due-work.js';
+import { ReaderConnections } from './services/reader-links.js';
 import type { Account } from './store/accounts.js';
 import { Store } from './store/index.js';
 
@@ -26,7 +28,7 @@ class ListedWork implements DueWork {
 let store: Store;
 let clock: TestClock;
 let account: Account;
-const ctxFor = (now: string) => new ServiceContext(store, account, now, new ReaderConnections());
+const ctxFor = (now: string) => new ServiceContext(store, account, now, { readers: new ReaderConnections(), sinks: NO_SINKS, scheduler: realScheduler });
 
 beforeEach(() => {
   store = new Store(':memory:');

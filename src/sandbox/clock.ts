@@ -1,17 +1,8 @@
 import { ApiError } from '../domain/errors.js';
+import { compareInstants, earliest, realScheduler, type Scheduler } from '../infra/time.js';
 import type { ServiceContext } from './services/context.js';
+import type { DueWork } from './services/due-work.js';
 import type { Store } from './store/index.js';
-
-/**
- * Work that comes due with time (subscription payments, cancel_at, expiring sessions).
- * `nextDue` names the earliest instant at which it has work left, so the clock can jump
- * over idle days (an instant at or before `ctx.now` is work overdue, e.g. a payment due
- * today created after midnight); `run` does everything due at or before `ctx.now`.
- */
-export interface DueWork {
-  nextDue(ctx: ServiceContext): string | undefined;
-  run(ctx: ServiceContext): void;
-}
 
 /** Per-account test clock: it moves only when told, and only forwards. */
 export class TestClock {
@@ -19,7 +10,10 @@ export class TestClock {
   /** Accounts whose clock is being advanced: a second advance would race it (and could move it back). */
   private readonly advancing = new Set<string>();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly scheduler: Scheduler = realScheduler,
+  ) {}
 
   register(work: DueWork): void {
     this.work.push(work);
@@ -40,7 +34,7 @@ export class TestClock {
   async advance(ctxFor: (now: string) => ServiceContext, to: string): Promise<void> {
     const account = ctxFor(to).account.id;
     const from = this.now(account);
-    if (Date.parse(to) < Date.parse(from)) {
+    if (compareInstants(to, from) < 0) {
       throw new ApiError(400, 'parameter_invalid', `Invalid to: the clock cannot go backwards (it is ${from}).`, { param: 'to' });
     }
     if (this.advancing.has(account)) {
@@ -60,7 +54,7 @@ export class TestClock {
       const now = this.now(account);
       const due = this.nextDue(ctxFor(now));
       let step = to;
-      if (due !== undefined && Date.parse(due) < Date.parse(to)) step = Date.parse(due) > Date.parse(now) ? due : now;
+      if (due !== undefined && compareInstants(due, to) < 0) step = compareInstants(due, now) > 0 ? due : now;
       if (step === now) {
         // Overdue work runs at once; if it is still due afterwards, looping would hang the sandbox.
         if (overdueRunAt === now) throw new Error(`due work at ${now} did not complete`);
@@ -72,18 +66,11 @@ export class TestClock {
         this.store.accounts.setClockNow(account, step);
       });
       if (step === to) return;
-      await new Promise((resolve) => setImmediate(resolve));
+      await this.scheduler.yield();
     }
   }
 
   private nextDue(ctx: ServiceContext): string | undefined {
-    let earliest: string | undefined;
-    for (const w of this.work) {
-      const due = w.nextDue(ctx);
-      if (due !== undefined && (earliest === undefined || Date.parse(due) < Date.parse(earliest))) earliest = due;
-    }
-    return earliest;
+    return earliest(this.work.map((w) => w.nextDue(ctx)));
   }
 }
-
-export const isoNow = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -3,6 +3,9 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } f
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { sandboxLogFile, sandboxStateFile } from '../config/paths.js';
+import { processAlive } from '../infra/pid-lock.js';
+
+export { processAlive };
 
 /** What a running sandbox leaves under the config dir, for stop, status and auto-start. */
 export interface SandboxState {
@@ -30,15 +33,6 @@ export function writeState(dir: string, state: SandboxState): void {
 
 export function clearState(dir: string, pid: number): void {
   if (readState(dir)?.pid === pid) rmSync(sandboxStateFile(dir), { force: true });
-}
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export async function healthy(baseUrl: string): Promise<boolean> {

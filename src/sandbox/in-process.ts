@@ -2,7 +2,7 @@ import { createClient } from '../client/resources.js';
 import type { Event } from '../domain/events.js';
 import { ClockAdvance, clockTarget, type TestClockObject } from '../domain/test-helpers.js';
 import type { Sandbox } from './sandbox.js';
-import { buildServer } from './server.js';
+import { buildServer, listen } from './server.js';
 import { newApiKey } from './store/accounts.js';
 
 /** `pay/testing`: the sandbox in an app's own test process. */
@@ -56,7 +56,7 @@ export async function startInProcess(options: StartSandboxOptions = {}): Promise
     if (!start.success) throw new TypeError(`startSandbox: clock must be a date (YYYY-MM-DD) or an ISO 8601 date-time, got '${options.clock}'.`);
     clock = clockTarget(start.data, '');
   }
-  const { app, sandbox } = await buildServer({
+  const server = await buildServer({
     db: options.db ?? ':memory:',
     clock,
     headerPrefix: 'pay',
@@ -65,12 +65,10 @@ export async function startInProcess(options: StartSandboxOptions = {}): Promise
     readerHeartbeatMs: options.heartbeatMs?.readers,
     rateLimit: options.rateLimit,
   });
+  const { app, sandbox } = server;
   const apiKey = options.apiKey ?? newApiKey();
   const account = sandbox.addAccount({ id: options.account, apiKey }).id;
-  const address = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' }).catch(async (error: unknown) => {
-    await app.close();
-    throw error;
-  });
+  const address = await listen(server, { port: options.port ?? 0, host: '127.0.0.1' });
   const baseUrl = new URL(address).origin;
   const client = createClient({ baseUrl, account, apiKey });
   let closed: Promise<void> | undefined;

@@ -134,6 +134,15 @@ describe('a rejected request changes nothing (acceptance 4)', () => {
     expect(snapshot()).toBe(before);
   });
 
+  it('a query parameter of an operation that takes none is unknown: 400 naming it', async () => {
+    const before = snapshot();
+    const created = await call('POST', '/v1/customers?email=q@example.com', { body: {} });
+    expect(created).toMatchObject({ status: 400, body: { error: { code: 'parameter_unknown', param: 'email' } } });
+    const read = await call('GET', '/v1/test-helpers/clock?limit=abc');
+    expect(read).toMatchObject({ status: 400, body: { error: { code: 'parameter_unknown', param: 'limit' } } });
+    expect(snapshot()).toBe(before);
+  });
+
   it('a missing required field names it', async () => {
     const before = snapshot();
     const res = await call('POST', '/v1/test-helpers/clock/advance', { body: {} });

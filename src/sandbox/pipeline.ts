@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
 import { ApiError, clip, parseOrThrow } from '../domain/errors.js';
+import type { ObjectKind } from '../domain/ids.js';
 import { REDACTED_HEADER, SHOWN_ONCE } from '../domain/secrets.js';
+import { DAY_MS, msOf } from '../infra/time.js';
 import type { Account } from './store/accounts.js';
 import type { Sandbox } from './sandbox.js';
 import type { ServiceContext } from './services/context.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface RouteInput<B, Q> {
   body: B;
@@ -82,7 +82,8 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
       params: request.params as Record<string, string>,
       origin: originOf(request),
     };
-    if (!schemas.body && isWrite(method)) rejectUnexpectedBody(body);
+    if (!schemas.query) rejectUnknown(request.query ?? {}, 'This operation takes no query parameters.');
+    if (!schemas.body && isWrite(method)) rejectUnknown(body, 'This operation takes no body.');
     const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
     const requestPath = request.url.split('?')[0]!;
     const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
@@ -90,7 +91,8 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
     const replay = (ctx: ServiceContext): Outcome | undefined => {
       if (key === undefined) return undefined;
       const stored = sandbox.store.idempotency.find(account.id, key);
-      if (!stored || Date.parse(ctx.now) - Date.parse(stored.created) >= DAY_MS) return undefined;
+      // Keys are kept a day of test-clock time.
+      if (!stored || msOf(ctx.now) - msOf(stored.created) >= DAY_MS) return undefined;
       if (stored.method !== method || stored.path !== requestPath || stored.body_hash !== bodyHash) {
         throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${clip(key)}' was already used with a different request; use a new key for a new request.`);
       }
@@ -142,11 +144,34 @@ function withoutSecret(body: unknown, field: string | undefined): unknown {
  * `commit`) is returned, so the transaction keeps its changes; any other error is thrown
  * and rolls the transaction back.
  */
-export function keepingDeclines<T>(fn: () => T): { value: T } | { declined: ApiError } {
+function keepingDeclines<T>(fn: () => T): { value: T } | { declined: ApiError } {
   try {
     return { value: fn() };
   } catch (error) {
     if (error instanceof ApiError && error.commit) return { declined: error };
+    throw error;
+  }
+}
+
+/** What a service did for a page: its value, or the ApiError that refused or declined it. */
+export type PageOutcome<T> = { value: T } | { declined: ApiError };
+
+/**
+ * The pipeline of a hosted page (checkout, payment links), one fixed sequence too: no
+ * API key, the unguessable id in the URL is the capability, so → the account owning
+ * that object → act in one transaction (its savepoint of the group commit) → the outcome once durable. A refusal is returned, not thrown,
+ * for the page to show: a declined payment keeps its changes, any other refusal rolls
+ * back. Undefined when no account owns such an object.
+ */
+export async function pageCall<T>(sandbox: Sandbox, kind: ObjectKind, id: string, act: (ctx: ServiceContext) => T): Promise<PageOutcome<T> | undefined> {
+  try {
+    return await sandbox.store.db.grouped(() => {
+      const owner = sandbox.store.objects.ownerOf(kind, id);
+      const account = owner === undefined ? undefined : sandbox.store.accounts.byId(owner);
+      return account && keepingDeclines(() => act(sandbox.context(account)));
+    });
+  } catch (error) {
+    if (error instanceof ApiError) return { declined: error };
     throw error;
   }
 }
@@ -178,11 +203,12 @@ function bodyObject(body: unknown, required: boolean): object {
   return body;
 }
 
-function rejectUnexpectedBody(body: object): void {
-  const keys = Object.keys(body);
+/** Unknown fields are refused (DESIGN section 4): in the body or the query of an operation that takes none. */
+function rejectUnknown(fields: object, rule: string): void {
+  const keys = Object.keys(fields);
   if (keys.length > 0) {
     const param = clip(keys[0]!);
-    throw new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}. This operation takes no body.`, { param });
+    throw new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}. ${rule}`, { param });
   }
 }
 

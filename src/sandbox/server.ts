@@ -2,6 +2,7 @@ import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { ApiError, clip } from '../domain/errors.js';
+import { realScheduler, type Scheduler } from '../infra/time.js';
 import { DEFAULT_DELIVERY_TIMING, DeliveryWorker } from './events/delivery.js';
 import { ListenHub } from './hub/listen.js';
 import { TerminalHub } from './hub/terminal.js';
@@ -16,14 +17,29 @@ export const MAX_PARAM_LENGTH = 100;
 export interface SandboxServer {
   app: FastifyInstance;
   sandbox: Sandbox;
+  /**
+   * Starts the work that runs without a request: webhook deliveries (what is due, and
+   * what was left due by a previous run) and the hubs' heartbeats. listen() calls it.
+   */
+  startBackground(): void;
 }
 
 /**
- * Builds the sandbox's HTTP app (no listen()): one error shape for every failure, from
- * whichever layer refuses (node's HTTP parser, the router, the body parser, a route).
+ * Builds the sandbox's HTTP app (no listen(), no background work: see listen()): one
+ * error shape for every failure, from whichever layer refuses (node's HTTP parser, the
+ * router, the body parser, a route).
  */
-export async function buildServer(options: SandboxOptions): Promise<SandboxServer> {
-  const sandbox = new Sandbox(options);
+export async function buildServer(options: SandboxOptions, scheduler: Scheduler = realScheduler): Promise<SandboxServer> {
+  // What the services did goes to the hubs and the delivery worker: they are made below.
+  const sandbox = new Sandbox(
+    options,
+    {
+      eventAppended: (account) => listenHub.eventAppended(account),
+      deliveriesQueued: () => delivery.kick(),
+      resendToListeners: (account, event) => listenHub.resend(account, event),
+    },
+    scheduler,
+  );
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     logger: false,
@@ -57,7 +73,7 @@ export async function buildServer(options: SandboxOptions): Promise<SandboxServe
   const listenHub = new ListenHub(sandbox, upgrades, options.listenHeartbeatMs);
   const terminalHub = new TerminalHub(sandbox, upgrades, options.readerHeartbeatMs);
   const timing = options.webhooks ?? {};
-  const delivery = new DeliveryWorker(sandbox, {
+  const delivery = new DeliveryWorker(sandbox.store, (account) => sandbox.context(account), scheduler, {
     retryScale: timing.retryScale ?? DEFAULT_DELIVERY_TIMING.retryScale,
     timeoutMs: timing.timeoutMs ?? DEFAULT_DELIVERY_TIMING.timeoutMs,
     concurrency: timing.concurrency ?? DEFAULT_DELIVERY_TIMING.concurrency,
@@ -74,8 +90,25 @@ export async function buildServer(options: SandboxOptions): Promise<SandboxServe
   app.get('/healthz', async () => ({ ok: true }));
   registerRoutes(app, sandbox);
   await app.ready();
-  delivery.start();
-  return { app, sandbox };
+  const startBackground = () => {
+    listenHub.start();
+    terminalHub.start();
+    delivery.start();
+  };
+  return { app, sandbox, startBackground };
+}
+
+/**
+ * Listens (on loopback unless told otherwise), then starts the background work; a
+ * server that cannot listen is closed.
+ */
+export async function listen(server: SandboxServer, options: { port: number; host: string }): Promise<string> {
+  const address = await server.app.listen(options).catch(async (error: unknown) => {
+    await server.app.close();
+    throw error;
+  });
+  server.startBackground();
+  return address;
 }
 
 /**

@@ -1,14 +1,12 @@
-import WebSocket from 'ws';
 import { toApiError } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
-import { serviceUrl } from '../client/url.js';
+import { ReconnectingSocket } from '../client/reconnecting-socket.js';
 import { endpoints } from '../domain/endpoints.js';
 import { ApiError } from '../domain/errors.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import { CLOSE_REPLACED, type ReaderAction, type ReaderFrame, type ReaderHello, type ReaderResult, type ServerFrame } from '../domain/reader-protocol.js';
 import type { Refund } from '../domain/refunds.js';
 import type { TerminalReader } from '../domain/terminal-readers.js';
-import { describeError } from '../webhooks/post.js';
 
 /** An action that needs the customer: a payment, or a same-day refund to confirm with the card. */
 export type CustomerAction = Exclude<ReaderAction, { type: 'cancel_action' }>;
@@ -51,15 +49,6 @@ export interface SimulatorOptions {
   once?: boolean | undefined;
 }
 
-const FIRST_BACKOFF_MS = 250;
-const MAX_BACKOFF_MS = 5_000;
-/** Until `registered` names the heartbeat, a silent connection is given this long. */
-const OPEN_TIMEOUT_MS = 15_000;
-/** A connection silent for this many heartbeats is dead. */
-const MISSED_HEARTBEATS = 3;
-/** Upgrade answers that retrying will not change. */
-const FATAL_STATUSES = new Set([400, 401, 403, 404]);
-
 interface Current {
   action: CustomerAction;
   controller: AbortController;
@@ -80,118 +69,62 @@ const actionKey = (action: CustomerAction | NonNullable<TerminalReader['action']
  * do that.
  */
 export class ReaderSimulator {
-  private ws: WebSocket | undefined;
+  private readonly socket: ReconnectingSocket<ServerFrame, ReaderFrame>;
   private registered = false;
   private readerId: string | undefined;
   private current: Current | undefined;
-  private stopped = false;
-  private fatal: Error | undefined;
-  private wake: (() => void) | undefined;
 
-  constructor(private readonly options: SimulatorOptions) {}
+  constructor(private readonly options: SimulatorOptions) {
+    const { baseUrl } = options;
+    this.socket = new ReconnectingSocket({
+      baseUrl,
+      path: endpoints['terminal_readers.connect'].path,
+      headers: options.headers,
+      closeReason: 'reader stopped',
+      giveUp: { beforeReady: true, error: (reason) => new NetworkError(`Could not connect the reader to the service at ${baseUrl} (${reason}).`, baseUrl) },
+      handlers: {
+        opened: () => {
+          // After the first registration the reader is known by its serial number: no code again.
+          const { activation_code, ...reader } = this.options.reader;
+          this.socket.send({ type: 'hello', ...reader, ...(this.readerId === undefined ? { activation_code } : {}) });
+        },
+        heartbeatOf: (frame) => (frame.type === 'registered' ? frame.heartbeat_ms : undefined),
+        frame: (frame) => this.receive(frame),
+        closed: (code, said) => {
+          this.registered = false;
+          if (this.current) this.current.sent = false;
+          if (code === CLOSE_REPLACED) {
+            this.failWith(new ApiError(409, 'reader_replaced', `Another connection of reader ${this.readerId} replaced this one (${said}): only one simulator can be a reader at a time.`));
+          }
+        },
+        lost: (reason, retryInMs) => this.options.sink.lost(reason, retryInMs),
+      },
+    });
+  }
 
   /**
    * Resolves once stopped (or, with `once`, when the first action ended); rejects when
    * the service refuses the reader, the first connection cannot be made, the customer
    * fails (a prompt cancelled), or another connection of this reader replaces this one.
    */
-  async run(): Promise<void> {
-    let backoff = FIRST_BACKOFF_MS;
-    while (!this.stopped) {
-      const { reason, registered } = await this.session();
-      if (this.fatal) throw this.fatal;
-      if (this.stopped) return;
-      if (this.readerId === undefined) {
-        throw new NetworkError(`Could not connect the reader to the service at ${this.options.baseUrl} (${reason}).`, this.options.baseUrl);
-      }
-      if (registered) backoff = FIRST_BACKOFF_MS;
-      const wait = Math.round(backoff * (0.75 + Math.random() * 0.5));
-      this.options.sink.lost(reason, wait);
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        setTimeout(resolve, wait);
-      });
-      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-    }
+  run(): Promise<void> {
+    return this.socket.run();
   }
 
   /** Disconnects (the reader goes offline) and ends `run`. */
   stop(): void {
-    this.stopped = true;
     this.current?.controller.abort();
-    this.wake?.();
-    this.ws?.close(1000, 'reader stopped');
+    this.socket.stop();
   }
 
   private failWith(error: Error): void {
-    this.fatal ??= error;
-    this.stop();
+    this.current?.controller.abort();
+    this.socket.fail(error);
   }
 
+  /** Results go only to a registered reader's connection. */
   private send(frame: ReaderFrame): boolean {
-    if (this.ws?.readyState !== WebSocket.OPEN || !this.registered) return false;
-    this.ws.send(JSON.stringify(frame));
-    return true;
-  }
-
-  /** One connection, from opening to closing: whether the reader got registered, and why it ended. */
-  private session(): Promise<{ registered: boolean; reason: string }> {
-    const url = serviceUrl(this.options.baseUrl, endpoints['terminal_readers.connect'].path, { websocket: true });
-    return new Promise((resolve) => {
-      const ws = new WebSocket(url, { headers: this.options.headers, handshakeTimeout: OPEN_TIMEOUT_MS });
-      this.ws = ws;
-      this.registered = false;
-      let registered = false;
-      let reason: string | undefined;
-      let watchdog: NodeJS.Timeout | undefined;
-      const allowSilence = (ms: number) => {
-        clearTimeout(watchdog);
-        watchdog = setTimeout(() => {
-          reason = 'the service went silent';
-          ws.terminate();
-        }, ms);
-      };
-      let silence = OPEN_TIMEOUT_MS;
-      allowSilence(silence);
-      ws.on('open', () => {
-        // After the first registration the reader is known by its serial number: no code again.
-        const { activation_code, ...reader } = this.options.reader;
-        ws.send(JSON.stringify({ type: 'hello', ...reader, ...(this.readerId === undefined ? { activation_code } : {}) } satisfies ReaderFrame));
-      });
-      ws.on('unexpected-response', (_request, response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          if (FATAL_STATUSES.has(status)) this.failWith(toApiError({ status, headers: response.headers, body: parseJson(body) }));
-          reason = `HTTP ${status}`;
-          ws.terminate();
-        });
-      });
-      ws.on('message', (data) => {
-        allowSilence(silence);
-        const frame = parseJson(String(data)) as ServerFrame;
-        if (frame.type === 'registered') {
-          registered = true;
-          silence = frame.heartbeat_ms * MISSED_HEARTBEATS;
-          allowSilence(silence);
-        }
-        this.receive(frame);
-      });
-      ws.on('error', (error) => {
-        reason ??= describeError(error);
-      });
-      ws.on('close', (code, text) => {
-        clearTimeout(watchdog);
-        this.registered = false;
-        if (this.current) this.current.sent = false;
-        const said = String(text);
-        if (code === CLOSE_REPLACED) {
-          this.failWith(new ApiError(409, 'reader_replaced', `Another connection of reader ${this.readerId} replaced this one (${said}): only one simulator can be a reader at a time.`));
-        }
-        resolve({ registered, reason: reason ?? `connection closed (${code}${said ? `: ${said}` : ''})` });
-      });
-    });
+    return this.registered && this.socket.send(frame);
   }
 
   private receive(frame: ServerFrame): void {
@@ -273,13 +206,5 @@ export class ReaderSimulator {
     current.controller.abort();
     report();
     if (this.options.once) this.stop();
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../domain/events.js';
-import { classify, targetsOf } from './forwarder.js';
+import { ListenerRunningError } from './errors.js';
+import { classify, Forwarder, type ListenSink, targetsOf } from './forwarder.js';
 import { Spool } from './spool.js';
 
 describe('targetsOf', () => {
@@ -48,42 +49,58 @@ describe('Spool', () => {
     try {
       const file = join(dir, 'listen', 'lsn_test.db');
       let spool = new Spool(file);
-      spool.receive(event('evt_1'), ['a', 'b'], { inOrder: true });
-      spool.receive(event('evt_2'), ['a'], { inOrder: true });
-      spool.receive(event('evt_1'), ['a', 'b'], { inOrder: false }); // a resend while still waiting: not doubled
-      spool.receive(event('evt_0'), ['a'], { inOrder: false }); // a resend of an old event leaves the cursor
+      spool.receive([{ event: event('evt_1'), targets: ['a', 'b'], inOrder: true }]);
+      spool.receive([
+        { event: event('evt_2'), targets: ['a'], inOrder: true },
+        { event: event('evt_1'), targets: ['a', 'b'], inOrder: false }, // a resend while still waiting: not doubled
+        { event: event('evt_0'), targets: ['a'], inOrder: false }, // a resend of an old event leaves the cursor
+      ]);
       expect(spool.cursor).toBe('evt_2');
       expect(spool.count()).toBe(3);
-      const first = spool.next('a', Date.now())!;
-      expect(first.event.id).toBe('evt_1');
-      spool.retry(first, 1_000, Date.now() + 60_000);
-      expect(spool.next('a', Date.now())!.event.id).toBe('evt_2');
+      const ids = (pending: Array<{ event: Event }>) => pending.map((p) => p.event.id);
+      const [first] = spool.due('a', Date.now(), 1, new Set());
+      expect(first!.event.id).toBe('evt_1');
+      expect(ids(spool.due('a', Date.now(), 5, new Set(['evt_1'])))).toEqual(['evt_2', 'evt_0']); // in flight: left out
+      spool.retry(first!, 1_000, Date.now() + 60_000);
+      expect(ids(spool.due('a', Date.now(), 5, new Set()))).toEqual(['evt_2', 'evt_0']);
       spool.close();
 
       spool = new Spool(file);
       expect(spool.cursor).toBe('evt_2');
-      const later = spool.next('a', Date.now() + 120_000)!;
+      const [later] = spool.due('a', Date.now() + 120_000, 1, new Set());
       expect(later).toMatchObject({ attempts: 1, firstAttemptAt: 1_000 });
-      expect(spool.done(later)).toBe(false); // b still waits for evt_1
-      expect(spool.done(spool.next('b', Date.now())!)).toBe(true);
-      expect(spool.count('a')).toBe(2);
+      // b still waits for evt_1; evt_2 had a alone
+      const [forB] = spool.due('b', Date.now(), 1, new Set());
+      expect(spool.done([later!])).toEqual([]);
+      expect(spool.done([forB!, spool.due('a', Date.now(), 1, new Set())[0]!])).toEqual(['evt_1', 'evt_2']);
+      expect(spool.count('a')).toBe(1);
       spool.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
 
-  it('belongs to one live process at a time', () => {
+describe('Forwarder', () => {
+  it('of two started on one spool at the same moment, one runs and the other is refused naming its pid', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-spool-'));
+    const spoolFile = join(dir, 'listen', 'lsn_test.db');
+    const quiet: ListenSink = { ready() {}, event() {}, delivery() {}, notice() {}, warning() {} };
+    // Nothing answers there: the one that runs keeps reconnecting until stopped.
+    const forwarder = () =>
+      new Forwarder({ baseUrl: 'http://127.0.0.1:9', headers: {}, listenerId: 'lsn_test1234', secret: 'whsec_test', spoolFile, routing: { forwardTo: ['http://127.0.0.1:9/hook'], routes: [] }, forwardHeaders: {}, timeoutMs: 1_000, skipVerify: false, sink: quiet });
+    const both = [forwarder(), forwarder()];
     try {
-      const spool = new Spool(join(dir, 's.db'));
-      expect(spool.claim(100, () => true)).toBeUndefined();
-      expect(spool.claim(200, (pid) => pid === 100)).toBe(100);
-      expect(spool.claim(200, () => false)).toBeUndefined(); // the holder died
-      spool.release(200);
-      expect(spool.claim(300, () => true)).toBeUndefined();
-      spool.close();
+      const runs = both.map((f) => f.run().then(() => 'ended', (error: unknown) => error));
+      const refused = await Promise.race(runs);
+      expect(refused).toBeInstanceOf(ListenerRunningError);
+      expect((refused as ListenerRunningError).message).toBe(`Another pay webhooks listen for this profile is running (pid ${process.pid}): stop it first, or use another profile.`);
+      expect(existsSync(`${spoolFile}.lock`)).toBe(true);
+      await Promise.all(both.map((f) => f.stop()));
+      expect(await Promise.all(runs)).toContain('ended');
+      expect(existsSync(`${spoolFile}.lock`)).toBe(false);
     } finally {
+      await Promise.all(both.map((f) => f.stop()));
       rmSync(dir, { recursive: true, force: true });
     }
   });

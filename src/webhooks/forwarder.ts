@@ -1,9 +1,9 @@
 import { Agent } from 'undici';
-import { processAlive } from '../sandbox/daemon.js';
-import { UsageError } from '../cli/errors.js';
 import { type Event, matchesType } from '../domain/events.js';
-import { postSignedEvent } from './post.js';
-import { type Pending, Spool } from './spool.js';
+import { acquireLock, LockedError } from '../infra/pid-lock.js';
+import { postSignedEvent } from '../infra/webhook-post.js';
+import { ListenerRunningError } from './errors.js';
+import { type Pending, type Received, Spool } from './spool.js';
 import { lostNotice, type ReadyFrame, reconnectedNotice, resumedNotice, Tunnel } from './tunnel.js';
 
 /** Where events go: every `--forward-to` URL, unless a `--route` pattern claims the type. */
@@ -87,6 +87,8 @@ const DOWN_BACKOFF_MS = { first: 100, max: 2_000 };
 export const GIVE_UP_AFTER_MS = 24 * 3_600_000;
 /** On stop, deliveries in flight get this long to finish before they are left to the next run. */
 const FLUSH_MS = 2_000;
+/** Deliveries in flight to one app at a time: its answers' round trips overlap. */
+const WINDOW = 16;
 const APP_DOWN_STATUSES = new Set([502, 503, 504]);
 /** 4xx answers worth retrying; any other 4xx is the app refusing the event for good. */
 const RETRYABLE_4XX = new Set([408, 425, 429]);
@@ -105,26 +107,34 @@ interface TargetState {
   url: string;
   /** Consecutive failed probes while the app is down (0 when it is up). */
   down: number;
-  wake: (() => void) | undefined;
-  inFlight: AbortController | undefined;
+  /** Events in flight, or delivered and not yet settled in the spool: not sent again meanwhile. */
+  busy: Set<string>;
+  inFlight: Set<AbortController>;
+  /** The next look at the spool: a retry coming due, or the next probe of an app that is down. */
+  timer: NodeJS.Timeout | undefined;
 }
 
 /**
  * The engine of `pay webhooks listen` (as stripe-cli's proxy is of its listen): the
  * tunnel brings the account's events in log order; each is written to the spool before
- * anything else, then forwarded, signed with the profile's listen secret, to its
- * targets; it is acknowledged upstream once every target took it (2xx), refused it for
- * good (another 4xx) or was given up on. Per target, events go out oldest first, one at a
- * time: an app that is down is probed with its oldest event and, once back, receives the
- * rest in order; an event the app fails (5xx, timeout) backs off on its own so later ones
- * go ahead.
+ * anything else (a burst in one transaction), then forwarded, signed with the profile's
+ * listen secret, to its targets; it is acknowledged upstream once every target took it
+ * (2xx), refused it for good (another 4xx) or was given up on, and the spool has let it
+ * go. Per target, events go out oldest first, up to WINDOW in flight: an app that is down
+ * is probed with its oldest event, one at a time, and once back receives the rest in
+ * order; an event the app fails (5xx, timeout) backs off on its own so later ones go ahead.
  */
 export class Forwarder {
   private readonly spool: Spool;
   private readonly tunnel: Tunnel;
   private readonly agent: Agent;
   private readonly targets = new Map<string, TargetState>();
-  private readonly loops: Array<Promise<void>> = [];
+  private readonly deliveries = new Set<Promise<void>>();
+  /** Received and not yet spooled: written together once the current burst of frames is read. */
+  private received: Received[] = [];
+  /** Delivered (or refused, or given up) and not yet let go by the spool. */
+  private finished: Pending[] = [];
+  private spoolClosed = false;
   private stopping = false;
   private stopped: Promise<number> | undefined;
   private started = false;
@@ -137,14 +147,11 @@ export class Forwarder {
   private settledCount = 0;
   /** Per event and target, the last answer when it was not a 2xx; removed once one is. */
   private readonly failing = new Map<string, DeliveryResult>();
+  /** Releases the spool's lock: one listen of a profile at a time, or each would forward the other's events. */
+  private unlock: (() => Promise<void>) | undefined;
 
   constructor(private readonly options: ForwarderOptions) {
     this.spool = new Spool(options.spoolFile);
-    const owner = this.spool.claim(process.pid, processAlive);
-    if (owner !== undefined) {
-      this.spool.close();
-      throw new UsageError(`Another pay webhooks listen for this profile is running (pid ${owner}): stop it first, or use another profile.`);
-    }
     this.from = options.from;
     this.resumedFrom = options.from === undefined ? this.spool.cursor : undefined;
     this.agent = new Agent({
@@ -171,6 +178,9 @@ export class Forwarder {
    */
   async run(): Promise<RunEnd> {
     try {
+      this.unlock = await acquireLock(`${this.options.spoolFile}.lock`).catch((error: unknown) => {
+        throw error instanceof LockedError ? new ListenerRunningError(error) : error;
+      });
       await this.tunnel.run();
     } finally {
       await this.stop();
@@ -198,15 +208,18 @@ export class Forwarder {
       clearTimeout(this.idleTimer);
       this.tunnel.stop();
       const flush = setTimeout(() => {
-        for (const target of this.targets.values()) target.inFlight?.abort();
+        for (const target of this.targets.values()) for (const inFlight of target.inFlight) inFlight.abort();
       }, FLUSH_MS);
-      for (const target of this.targets.values()) target.wake?.();
-      await Promise.allSettled(this.loops);
+      for (const target of this.targets.values()) clearTimeout(target.timer);
+      await Promise.allSettled(this.deliveries);
       clearTimeout(flush);
+      this.spoolReceived();
+      this.settleFinished();
       await this.agent.close();
       const waiting = this.spool.count();
-      this.spool.release(process.pid);
       this.spool.close();
+      this.spoolClosed = true;
+      await this.unlock?.();
       return waiting;
     })();
     return this.stopped;
@@ -221,11 +234,8 @@ export class Forwarder {
   private startForwarding(): void {
     this.started = true;
     const urls = new Set([...this.options.routing.forwardTo, ...this.options.routing.routes.map((r) => r.url)]);
-    for (const url of urls) {
-      const state: TargetState = { url, down: 0, wake: undefined, inFlight: undefined };
-      this.targets.set(url, state);
-      this.loops.push(this.forwardLoop(state));
-    }
+    for (const url of urls) this.targets.set(url, { url, down: 0, busy: new Set(), inFlight: new Set(), timer: undefined });
+    for (const target of this.targets.values()) this.pump(target);
   }
 
   private onReady(frame: ReadyFrame, reconnected: boolean): void {
@@ -275,7 +285,7 @@ export class Forwarder {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       // A delivery still waiting for the app's answer is not idleness.
-      if ([...this.targets.values()].some((target) => target.inFlight)) this.active();
+      if ([...this.targets.values()].some((target) => target.inFlight.size > 0)) this.active();
       else this.end('idle');
     }, idleMs);
   }
@@ -288,49 +298,66 @@ export class Forwarder {
   }
 
   private onEvent(event: Event, resend: boolean): void {
-    const targets = targetsOf(this.options.routing, event.type);
-    this.spool.receive(event, targets, { inOrder: !resend });
-    if (!resend) this.from = undefined;
-    this.options.sink.event(event, targets, resend);
+    this.received.push({ event, targets: targetsOf(this.options.routing, event.type), inOrder: !resend });
+    if (this.received.length === 1) setImmediate(() => this.spoolReceived());
+  }
+
+  /** Spools what was received (durably, before any of it is forwarded), says so, and sends it on. */
+  private spoolReceived(): void {
+    const batch = this.received;
+    if (batch.length === 0 || this.spoolClosed) return;
+    this.received = [];
+    this.spool.receive(batch);
+    const touched = new Set<string>();
+    for (const { event, targets, inOrder } of batch) {
+      if (inOrder) this.from = undefined;
+      this.options.sink.event(event, targets, !inOrder);
+      if (targets.length === 0) this.acknowledge(event.id);
+      for (const url of targets) touched.add(url);
+    }
     this.active();
-    if (targets.length === 0) this.acknowledge(event.id);
     // An app that is down is left to its probe timer, not woken by every new event.
-    for (const url of targets) {
+    for (const url of touched) {
       const target = this.targets.get(url);
-      if (target?.down === 0) target.wake?.();
+      if (target?.down === 0) this.pump(target);
     }
   }
 
-  /** One target's deliveries, oldest first, one at a time. */
-  private async forwardLoop(target: TargetState): Promise<void> {
-    while (!this.stopping) {
-      const now = Date.now();
-      const pending = this.spool.next(target.url, now);
-      if (!pending) {
-        const due = this.spool.nextDue(target.url);
-        await this.sleep(target, due === undefined ? undefined : due - now);
-        continue;
-      }
-      const result = await this.forward(target, pending);
-      if (!result) return;
-      // While an app stays down, its probes are news only the first time.
-      if (result.outcome !== 'app_down' || target.down === 1) this.options.sink.delivery(result);
-      if (result.outcome === 'app_down') await this.sleep(target, result.retry_in_ms ?? 0);
+  /** Sends the target's due events, oldest first, while the window has room; else looks again when the next is due. */
+  private pump(target: TargetState): void {
+    if (this.stopping) return;
+    clearTimeout(target.timer);
+    target.timer = undefined;
+    const room = (target.down > 0 ? 1 : WINDOW) - target.inFlight.size;
+    if (room <= 0) return;
+    const now = Date.now();
+    for (const pending of this.spool.due(target.url, now, room, target.busy)) {
+      const delivery = this.forward(target, pending).finally(() => this.deliveries.delete(delivery));
+      this.deliveries.add(delivery);
     }
+    if (target.inFlight.size > 0) return;
+    // Nothing out: the next event due later (one due now is only waiting to be let go, and settling it looks again).
+    const due = this.spool.nextDue(target.url);
+    if (due !== undefined && due > now) target.timer = setTimeout(() => this.pump(target), due - now);
   }
 
-  private async forward(target: TargetState, pending: Pending): Promise<DeliveryResult | undefined> {
+  private async forward(target: TargetState, pending: Pending): Promise<void> {
     const abort = new AbortController();
-    target.inFlight = abort;
+    const probe = target.down > 0;
+    target.busy.add(pending.event.id);
+    target.inFlight.add(abort);
     const attempt = await postSignedEvent(target.url, pending.event, this.options.secret, {
       dispatcher: this.agent,
       userAgent: 'pay-webhooks-listen',
       headers: this.options.forwardHeaders,
       signal: abort.signal,
     }).catch(() => undefined);
-    target.inFlight = undefined;
+    target.inFlight.delete(abort);
     // Cut short by stop(): it stays spooled for the next run.
-    if (!attempt) return undefined;
+    if (!attempt) {
+      target.busy.delete(pending.event.id);
+      return;
+    }
     const at = Date.parse(attempt.attempted_at);
     let outcome: DeliveryOutcome = classify(attempt.status_code, attempt.error);
     let retryIn: number | null = null;
@@ -343,13 +370,16 @@ export class Forwarder {
       this.finish(pending);
     } else if (outcome === 'app_down') {
       if (target.down === 0) this.options.sink.notice(`${target.url} is not answering (${attempt.error ?? `HTTP ${attempt.status_code}`}): its events wait in the spool and go out, in order, once it answers.`);
-      target.down++;
+      // The rest of the window failing with it is the same news, not more failed probes.
+      if (probe || target.down === 0) target.down++;
       retryIn = backoff(DOWN_BACKOFF_MS, target.down);
       // Still due at once: the oldest event is the probe when the app is back.
       this.spool.retry(pending, at, at);
+      target.busy.delete(pending.event.id);
     } else {
       retryIn = backoff(EVENT_BACKOFF_MS, pending.attempts + 1);
       this.spool.retry(pending, at, Date.now() + retryIn);
+      target.busy.delete(pending.event.id);
     }
     const result: DeliveryResult = {
       event_id: pending.event.id,
@@ -365,24 +395,33 @@ export class Forwarder {
     const key = `${result.event_id} ${result.url}`;
     if (outcome === 'delivered') this.failing.delete(key);
     else this.failing.set(key, result);
-    return result;
+    // While an app stays down, its probes are news only the first time.
+    if (outcome !== 'app_down' || (target.down === 1 && (probe || target.inFlight.size === 0))) this.options.sink.delivery(result);
+    if (outcome !== 'app_down') this.pump(target);
+    else if (target.inFlight.size === 0 && !this.stopping) {
+      clearTimeout(target.timer);
+      target.timer = setTimeout(() => this.pump(target), retryIn ?? 0);
+    }
   }
 
   private finish(pending: Pending): void {
-    if (this.spool.done(pending)) this.acknowledge(pending.event.id);
+    this.finished.push(pending);
+    if (this.finished.length === 1) setImmediate(() => this.settleFinished());
   }
 
-  /** Waits ms (forever when undefined) or until woken by a new event or stop(). */
-  private sleep(target: TargetState, ms: number | undefined): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = ms === undefined ? undefined : setTimeout(done, Math.max(0, ms));
-      function done() {
-        clearTimeout(timer);
-        target.wake = undefined;
-        resolve();
-      }
-      target.wake = done;
-    });
+  /** Lets go of what was finished, in one transaction, then acknowledges each event no target still waits for. */
+  private settleFinished(): void {
+    const batch = this.finished;
+    if (batch.length === 0 || this.spoolClosed) return;
+    this.finished = [];
+    const settled = this.spool.done(batch);
+    const touched = new Set<TargetState>();
+    for (const pending of batch) {
+      const target = this.targets.get(pending.target);
+      target?.busy.delete(pending.event.id);
+      if (target) touched.add(target);
+    }
+    for (const id of settled) this.acknowledge(id);
+    for (const target of touched) if (target.down === 0) this.pump(target);
   }
 }

@@ -1,9 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { ListenError } from './errors.js';
 import { ENVIRONMENT_PROFILE, type ResolvedProfile } from '../config/resolve.js';
 import type { ProfileStore } from '../config/store.js';
-import { newWebhookSecret } from './signing.js';
+import { newWebhookSecret } from '../infra/webhook-signing.js';
 
 /** Who a profile's `listen` is: its signing secret, its cursor's id at the service, its spool. */
 export interface ListenIdentity {
@@ -28,7 +28,7 @@ export function listenIdentity(profile: ResolvedProfile, store: ProfileStore): L
     listenerId = `lsn_${derive('listener').subarray(0, 12).toString('hex')}`;
   } else {
     const saved = store.get(profile.name);
-    if (!saved) throw new UsageError(`Profile '${profile.name}' is not saved: add it with pay profiles add ${profile.name}.`);
+    if (!saved) throw new ListenError(`Profile '${profile.name}' is not saved: add it with pay profiles add ${profile.name}.`);
     secret = saved.listen_secret ?? newWebhookSecret();
     listenerId = saved.listener_id ?? newListenerId();
     if (saved.listen_secret !== secret || saved.listener_id !== listenerId) {
@@ -41,7 +41,7 @@ export function listenIdentity(profile: ResolvedProfile, store: ProfileStore): L
 /** A new listen secret for the profile; the listener keeps its cursor and spool. */
 export function rotateListenSecret(profile: ResolvedProfile, store: ProfileStore): string {
   if (profile.name === ENVIRONMENT_PROFILE) {
-    throw new UsageError('This profile comes from PAY_BASE_URL, PAY_ACCOUNT and PAY_API_KEY: its listen secret derives from the API key. Save a profile (pay profiles add) to rotate it.');
+    throw new ListenError('This profile comes from PAY_BASE_URL, PAY_ACCOUNT and PAY_API_KEY: its listen secret derives from the API key. Save a profile (pay profiles add) to rotate it.');
   }
   listenIdentity(profile, store);
   const saved = store.get(profile.name)!;

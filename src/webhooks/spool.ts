@@ -1,7 +1,7 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Event } from '../domain/events.js';
+import { Sqlite } from '../infra/sqlite.js';
 
 /** One event waiting to reach one target. */
 export interface Pending {
@@ -9,6 +9,14 @@ export interface Pending {
   target: string;
   attempts: number;
   firstAttemptAt: number | null;
+}
+
+/** An event as the tunnel brought it, with the targets it goes to. */
+export interface Received {
+  event: Event;
+  targets: string[];
+  /** False for a resend, outside the log order: it does not move the cursor. */
+  inOrder: boolean;
 }
 
 const SCHEMA = `
@@ -35,48 +43,20 @@ const SCHEMA = `
  * resumes after the cursor.
  */
 export class Spool {
-  private readonly db: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
+  private readonly db: Sqlite;
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    // Events carry customers' details: the file is its owner's alone.
-    closeSync(openSync(file, 'a', 0o600));
-    this.db = new DatabaseSync(file);
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+    this.db = new Sqlite(file);
     this.db.exec(SCHEMA);
   }
 
-  private sql(text: string): StatementSync {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
-  }
-
   private state(key: string): string | undefined {
-    return (this.sql('SELECT value FROM state WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+    return this.db.get<{ value: string }>('SELECT value FROM state WHERE key = ?', key)?.value;
   }
 
   private setState(key: string, value: string): void {
-    this.sql('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
-  }
-
-  /**
-   * Claims the spool for this process. Returns the pid of another live `listen` that
-   * holds it, if any: two would each forward the other's events.
-   */
-  claim(pid: number, alive: (pid: number) => boolean): number | undefined {
-    const owner = Number(this.state('owner'));
-    if (owner && owner !== pid && alive(owner)) return owner;
-    this.setState('owner', String(pid));
-    return undefined;
-  }
-
-  release(pid: number): void {
-    if (Number(this.state('owner')) === pid) this.sql("DELETE FROM state WHERE key = 'owner'").run();
+    this.db.run('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
   }
 
   get cursor(): string | undefined {
@@ -88,59 +68,66 @@ export class Spool {
   }
 
   /**
-   * Keeps the event for each target; a resent event outside the log order leaves the
-   * cursor alone. An event already waiting for a target is not doubled.
+   * Keeps each event for its targets, a burst in one transaction (durable before any of
+   * it is forwarded); a resent event outside the log order leaves the cursor alone. An
+   * event already waiting for a target is not doubled.
    */
-  receive(event: Event, targets: readonly string[], options: { inOrder: boolean }): void {
-    this.db.exec('BEGIN');
-    try {
-      const insert = this.sql('INSERT OR IGNORE INTO pending (event_id, target, event, next_attempt_at) VALUES (?, ?, ?, ?)');
-      const json = JSON.stringify(event);
-      for (const target of targets) insert.run(event.id, target, json, 0);
-      if (options.inOrder) this.setState('cursor', event.id);
-      this.db.exec('COMMIT');
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
+  receive(batch: readonly Received[]): void {
+    this.db.transaction(() => {
+      let cursor: string | undefined;
+      for (const { event, targets, inOrder } of batch) {
+        const json = JSON.stringify(event);
+        for (const target of targets) this.db.run('INSERT OR IGNORE INTO pending (event_id, target, event, next_attempt_at) VALUES (?, ?, ?, ?)', event.id, target, json, 0);
+        if (inOrder) cursor = event.id;
+      }
+      if (cursor !== undefined) this.setState('cursor', cursor);
+    });
   }
 
-  /** The oldest event due for the target at nowMs. */
-  next(target: string, nowMs: number): Pending | undefined {
-    const row = this
-      .sql('SELECT event, target, attempts, first_attempt_at FROM pending WHERE target = ? AND next_attempt_at <= ? ORDER BY seq LIMIT 1')
-      .get(target, nowMs) as { event: string; target: string; attempts: number; first_attempt_at: number | null } | undefined;
-    return row && { event: JSON.parse(row.event) as Event, target: row.target, attempts: row.attempts, firstAttemptAt: row.first_attempt_at };
+  /** Up to `limit` of the target's events due at nowMs, oldest first, leaving out those `busy` (in flight). */
+  due(target: string, nowMs: number, limit: number, busy: ReadonlySet<string>): Pending[] {
+    const rows = this.db.all<{ event_id: string; event: string; attempts: number; first_attempt_at: number | null }>(
+      'SELECT event_id, event, attempts, first_attempt_at FROM pending WHERE target = ? AND next_attempt_at <= ? ORDER BY seq LIMIT ?',
+      target, nowMs, limit + busy.size,
+    );
+    return rows
+      .filter((row) => !busy.has(row.event_id))
+      .slice(0, limit)
+      .map((row) => ({ event: JSON.parse(row.event) as Event, target, attempts: row.attempts, firstAttemptAt: row.first_attempt_at }));
   }
 
   /** When the target's next event is due, if it has any. */
   nextDue(target: string): number | undefined {
-    return (this.sql('SELECT min(next_attempt_at) AS next FROM pending WHERE target = ?').get(target) as { next: number | null }).next ?? undefined;
+    return this.db.get<{ next: number | null }>('SELECT min(next_attempt_at) AS next FROM pending WHERE target = ?', target)?.next ?? undefined;
   }
 
   /** An attempt failed; try again at `retryAt`. */
   retry(pending: Pending, attemptedAt: number, retryAt: number): void {
-    this
-      .sql('UPDATE pending SET attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, ?), next_attempt_at = ? WHERE event_id = ? AND target = ?')
-      .run(attemptedAt, retryAt, pending.event.id, pending.target);
+    this.db.run(
+      'UPDATE pending SET attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, ?), next_attempt_at = ? WHERE event_id = ? AND target = ?',
+      attemptedAt, retryAt, pending.event.id, pending.target,
+    );
   }
 
-  /** The target is done with the event; true when no target still waits for it. */
-  done(pending: Pending): boolean {
-    this.sql('DELETE FROM pending WHERE event_id = ? AND target = ?').run(pending.event.id, pending.target);
-    return this.sql('SELECT 1 FROM pending WHERE event_id = ?').get(pending.event.id) === undefined;
+  /** Targets are done with these events, in one transaction: the ids of those no target still waits for. */
+  done(finished: readonly Pending[]): string[] {
+    return this.db.transaction(() =>
+      finished.flatMap((pending) => {
+        this.db.run('DELETE FROM pending WHERE event_id = ? AND target = ?', pending.event.id, pending.target);
+        return this.db.get('SELECT 1 AS one FROM pending WHERE event_id = ?', pending.event.id) === undefined ? [pending.event.id] : [];
+      }),
+    );
   }
 
   /** Events waiting, for one target or all. */
   count(target?: string): number {
-    const row = (target === undefined
-      ? this.sql('SELECT count(DISTINCT event_id) AS n FROM pending').get()
-      : this.sql('SELECT count(*) AS n FROM pending WHERE target = ?').get(target)) as { n: number };
-    return row.n;
+    const row = target === undefined
+      ? this.db.get<{ n: number }>('SELECT count(DISTINCT event_id) AS n FROM pending')
+      : this.db.get<{ n: number }>('SELECT count(*) AS n FROM pending WHERE target = ?', target);
+    return row!.n;
   }
 
   close(): void {
-    this.statements.clear();
     this.db.close();
   }
 }

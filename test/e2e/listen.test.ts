@@ -83,8 +83,23 @@ describe('pay webhooks listen', () => {
     const first = listen(['--forward-to', app.url()]);
     await first.line(/^Ready!/);
     const second = await sb.pay(['webhooks', 'listen', '--forward-to', app.url()]);
-    expect(second.exitCode).toBe(2);
+    expect(second.exitCode).toBe(5);
     expect(second.stderr).toMatch(/Another pay webhooks listen for this profile is running \(pid \d+\)/);
+  });
+
+  it('of two listens of one profile started at the same moment, one forwards and the other exits 5 naming it', async () => {
+    const both = [sb.spawn(['webhooks', 'listen', '--forward-to', app.url()]), sb.spawn(['webhooks', 'listen', '--forward-to', app.url()])];
+    // The refused one ends by itself; the other is the one forwarding.
+    const refused = await Promise.race(both.map((p, i) => p.exited().then((code) => ({ i, code }))));
+    const forwarding = both[1 - refused.i]!;
+    running = forwarding;
+    expect(refused.code).toBe(5);
+    expect(both[refused.i]!.stderr()).toMatch(/Another pay webhooks listen for this profile is running \(pid \d+\): stop it first/);
+    await forwarding.line(/^Ready!/);
+    const id = await customer();
+    await app.waitFor(() => app.received.some((r) => r.id === id));
+    expect(await stop(forwarding)).toBe(0);
+    expect(app.received.filter((r) => r.id === id)).toHaveLength(1);
   });
 
   it('retries an event the app fails or is too slow for, without holding up later ones; a 4xx is final', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { baseEnv, PAY_BIN } from './harness.js';
+import { baseEnv, PAY_BIN, runPay } from './harness.js';
 
 const RECORDER = fileURLToPath(new URL('./fixtures/record-modules.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'pay-startup-'));
@@ -27,11 +27,11 @@ const packages = (urls: string[]) => new Set(urls.map(packageOf).filter(Boolean)
 const HEAVY = ['fastify', '@inquirer/prompts', '@inquirer/core', 'ora', 'undici', 'ws', 'conf', 'cli-table3'];
 
 describe('start-up loads only what the command needs', () => {
-  it('pay --version loads no package at all, and none of the sandbox', async () => {
+  it('pay --version loads only the bin and the version module: no package, not even the program', async () => {
     const urls = await modulesLoadedBy(['--version']);
-    expect(urls.some((u) => u.endsWith('/dist/cli/main.js'))).toBe(true);
-    expect([...packages(urls)]).toEqual([]);
-    expect(urls.filter((u) => u.includes('/dist/sandbox/'))).toEqual([]);
+    const ours = urls.filter((u) => u.startsWith('file:')).map((u) => u.replace(/^.*\/(bin|dist)\//, '$1/'));
+    expect(ours.sort()).toEqual(['bin/pay.js', 'dist/cli/version.js']);
+    expect(urls.filter((u) => !u.startsWith('file:') && !u.startsWith('node:'))).toEqual([]);
   });
 
   it.each([[['--help']], [['customers', '--help']], [['customers', 'create', '--help']], [['api', '--help']], [['sandbox', 'start', '--help']], [['profiles', 'add', '--help']]])(
@@ -44,4 +44,16 @@ describe('start-up loads only what the command needs', () => {
       expect(urls.filter((u) => u.includes('/dist/sandbox/'))).toEqual([]);
     },
   );
+
+  it('a request to the running sandbox profile makes no health check first: nothing of the sandbox loads', async () => {
+    const env = baseEnv(dir);
+    const started = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env });
+    expect(started.exitCode, started.stderr).toBe(0);
+    try {
+      const urls = await modulesLoadedBy(['customers', 'list', '--json']);
+      expect(urls.filter((u) => u.includes('/dist/sandbox/'))).toEqual([]);
+    } finally {
+      await runPay(['sandbox', 'stop'], { env });
+    }
+  });
 });

@@ -4,6 +4,8 @@ import { CancelError, UsageError } from '../errors.js';
 
 export interface IOOptions {
   json: boolean;
+  /** `--json a,b`: only these top-level fields of each object printed. */
+  jsonFields?: readonly string[] | undefined;
   /** `--no-input`: never prompt. */
   input: boolean;
   /** false with `--no-color`; undefined lets NO_COLOR/FORCE_COLOR and the TTY decide. */
@@ -33,6 +35,8 @@ export class IO {
   readonly isStderrTTY: boolean;
   readonly isStdinTTY: boolean;
   private stopListeners: Array<() => void> = [];
+  /** The fields the running command's JSON output has, when it declared them. */
+  private knownFields: readonly string[] | undefined;
   private stopping = false;
 
   constructor(
@@ -93,15 +97,49 @@ export class IO {
     this.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 
-  printJSON(value: unknown): void {
-    this.out(JSON.stringify(value, null, this.isStdoutTTY ? 2 : undefined));
+  /**
+   * Checks a `--json` field list against the fields the command's output has, before
+   * the command does anything: an unknown field is a usage error listing the valid ones.
+   */
+  declareFields(fields: readonly string[]): void {
+    this.knownFields = fields;
+    this.checkFields(fields);
+  }
+
+  private checkFields(known: readonly string[]): void {
+    const unknown = this.options.jsonFields?.find((field) => !known.includes(field));
+    if (unknown !== undefined) throw new UsageError(`Unknown --json field '${unknown}': choose from ${known.join(', ')}.`);
+  }
+
+  /** A command whose JSON output has no fixed fields refuses a field list, saying why. */
+  refuseFields(why: string): void {
+    if (this.options.jsonFields !== undefined) throw new UsageError(`Invalid --json ${this.options.jsonFields.join(',')}: ${why}; give --json alone.`);
+  }
+
+  /** JSON on stdout; with `--json a,b`, each object (a list's items) keeps only those fields, unless `whole`. */
+  printJSON(value: unknown, options: { whole?: boolean } = {}): void {
+    this.out(JSON.stringify(options.whole ? value : this.selected(value), null, this.isStdoutTTY ? 2 : undefined));
+  }
+
+  /** One object as one compact JSON line (streams: one a line), its fields chosen as printJSON's. */
+  printJSONLine(value: object): void {
+    this.out(JSON.stringify(this.selected(value)));
+  }
+
+  private selected(value: unknown): unknown {
+    const fields = this.options.jsonFields;
+    if (fields === undefined) return value;
+    const items = itemsOf(value);
+    // A command that did not declare its fields is checked against what it prints.
+    if (this.knownFields === undefined && items.length > 0) this.checkFields([...new Set(items.flatMap((item) => Object.keys(item)))]);
+    return selectFields(value, fields);
   }
 
   /** One object: JSON, an aligned `key  value` view at a TTY, `key<TAB>value` lines piped. */
-  printObject(object: object, fields?: string[]): void {
+  printObject(object: object): void {
     if (this.json) return this.printJSON(object);
     const record = object as Record<string, unknown>;
-    const keys = fields ?? Object.keys(record);
+    const keys = Object.keys(record);
     const width = Math.max(...keys.map((k) => k.length));
     for (const key of keys) {
       const value = formatValue(record[key]);
@@ -162,6 +200,11 @@ export class IO {
 
   error(message: string): void {
     this.info(`${this.errColor.red('✗')} ${message}`);
+  }
+
+  /** An error as one JSON object on stderr (`--json`): scripts read it rather than a sentence. */
+  errorJSON(error: Record<string, unknown>): void {
+    this.info(JSON.stringify({ error }));
   }
 
   /** Verbose trace lines (keys already masked by the caller). */
@@ -264,6 +307,23 @@ const BORDERLESS = {
   ),
   middle: '  ',
 };
+
+type Row = Record<string, unknown>;
+const isRow = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isList = (value: unknown): value is Row & { data: unknown[] } => isRow(value) && value.object === 'list' && Array.isArray(value.data);
+
+/** The objects a JSON value holds: a list's items, an array's, or the object itself. */
+function itemsOf(value: unknown): Row[] {
+  const items = isList(value) ? value.data : Array.isArray(value) ? value : [value];
+  return items.filter(isRow);
+}
+
+/** Each object with only `fields` (null where it has none); a list keeps its envelope. */
+function selectFields(value: unknown, fields: readonly string[]): unknown {
+  const pick = (item: unknown) => (isRow(item) ? Object.fromEntries(fields.map((field) => [field, item[field] ?? null])) : item);
+  if (isList(value)) return { ...value, data: value.data.map(pick) };
+  return Array.isArray(value) ? value.map(pick) : pick(value);
+}
 
 function formatValue(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualScheduler } from '../../../test/support/manual-scheduler.js';
 import { Receiver } from '../../../test/support/receiver.js';
 import { until } from '../../../test/support/wait.js';
 import { startTestSandbox, type TestSandbox } from '../../../test/support/sandboxes.js';
+import { buildServer } from '../server.js';
 import { RETRY_DELAYS_S, retryDelayMs } from './delivery.js';
 
 describe('retry schedule', () => {
@@ -107,5 +109,36 @@ describe('webhook delivery', () => {
     await app.waitFor(() => app.received.length === 2, 5_000, 'the retry after the restart');
     expect(app.received[1]!.event.data.object.id).toBe(customer.id);
     expect(app.received[1]!.verified).toBe(true);
+  });
+
+  it('retries on the time of its scheduler, not the wall clock\'s', async () => {
+    const start = Date.parse('2030-01-15T00:00:00Z');
+    const time = new ManualScheduler(start);
+    const server = await buildServer({ db: ':memory:', clock: '2030-01-15T00:00:00Z', headerPrefix: 'pay' }, time);
+    cleanup.push(() => server.app.close());
+    const apiKey = 'sk_test_scheduler_abcdefghijklmnopqrstuvwxyz';
+    const account = server.sandbox.addAccount({ id: 'acct_scheduler', apiKey }).id;
+    const call = async (method: 'GET' | 'POST', url: string, body?: unknown) =>
+      (await server.app.inject({ method, url, headers: { 'pay-account': account, 'pay-api-key': apiKey }, ...(body === undefined ? {} : { payload: body as object }) })).json();
+    const app = await new Receiver().start();
+    cleanup.push(() => app.stop());
+    let calls = 0;
+    app.respond = () => (++calls === 1 ? 500 : 200);
+    await call('POST', '/v1/webhook-endpoints', { url: app.url('/hook'), enabled_events: ['customer.created'] });
+    server.startBackground();
+    await call('POST', '/v1/customers', {});
+
+    const eventId = (await call('GET', '/v1/events')).data[0].id;
+    const failed = await until(() => call('GET', `/v1/events/${eventId}`), (e) => e.deliveries[0].attempts.length === 1, 'the first attempt to be recorded');
+    // Due 1 s (±20 %) after the scheduler's now, and waiting on its timer.
+    const due = Date.parse(failed.deliveries[0].next_attempt_at) - start;
+    expect(due).toBeGreaterThanOrEqual(800);
+    expect(due).toBeLessThanOrEqual(1200);
+    expect(Math.floor(time.nextIn()!)).toBe(due);
+    expect(app.received).toHaveLength(1);
+
+    time.advance(due + 1);
+    await app.waitFor(() => app.received.length === 2, 5_000, 'the retry');
+    await until(() => call('GET', `/v1/events/${eventId}`), (e) => e.deliveries[0].status === 'succeeded', 'the retry to be recorded');
   });
 });

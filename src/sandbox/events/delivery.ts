@@ -1,8 +1,11 @@
 import { Agent } from 'undici';
-import { postSignedEvent } from '../../webhooks/post.js';
-import type { Sandbox } from '../sandbox.js';
+import type { Scheduler, Timer } from '../../infra/time.js';
+import { postSignedEvent } from '../../infra/webhook-post.js';
+import type { ServiceContext } from '../services/context.js';
 import { disableWebhookEndpoint } from '../services/webhook-endpoints.js';
-import type { DueDelivery } from './deliveries.js';
+import type { Account } from '../store/accounts.js';
+import type { DueDelivery } from '../store/deliveries.js';
+import type { Store } from '../store/index.js';
 
 /**
  * Seconds before each retry (DESIGN section 6): 1 s, 5 s, 30 s, 2 min, 10 min, 1 h, then
@@ -41,35 +44,40 @@ export function retryDelayMs(retry: number, scale: number, random = Math.random)
 export class DeliveryWorker {
   private readonly inFlight = new Map<number, { done: Promise<void>; abort: AbortController }>();
   private readonly agent: Agent;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
+  private started = false;
   private stopped = false;
 
   constructor(
-    private readonly sandbox: Sandbox,
+    private readonly store: Store,
+    /** A service context of the account, for the endpoint a 410 disables. */
+    private readonly contextOf: (account: Account) => ServiceContext,
+    private readonly scheduler: Scheduler,
     private readonly timing: DeliveryTiming = DEFAULT_DELIVERY_TIMING,
   ) {
     this.agent = new Agent({ connect: { timeout: timing.timeoutMs }, headersTimeout: timing.timeoutMs, bodyTimeout: timing.timeoutMs });
   }
 
+  /** Sends what is due now and from then on; until then, kick() does nothing. */
   start(): void {
-    this.sandbox.store.deliveries.signal.on('queued', this.kick);
+    this.started = true;
     this.kick();
   }
 
   /** Stops sending; attempts cut short stay due and run after the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.sandbox.store.deliveries.signal.off('queued', this.kick);
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     for (const { abort } of this.inFlight.values()) abort.abort();
     await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
     await this.agent.close();
   }
 
-  private readonly kick = (): void => {
-    if (this.stopped) return;
-    const deliveries = this.sandbox.store.deliveries;
-    const now = Date.now();
+  /** Looks for deliveries due (new ones were queued, an attempt ended, a retry came due). */
+  readonly kick = (): void => {
+    if (!this.started || this.stopped) return;
+    const deliveries = this.store.deliveries;
+    const now = this.scheduler.now();
     const free = this.timing.concurrency - this.inFlight.size;
     if (free > 0) {
       for (const due of deliveries.due(now, free, new Set(this.inFlight.keys()))) {
@@ -82,13 +90,13 @@ export class DeliveryWorker {
       }
     }
     // Due work beyond the concurrency is picked up as attempts finish; the timer is for later work.
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     const next = deliveries.nextDueAfter(now);
-    if (next !== undefined) this.timer = setTimeout(this.kick, Math.min(next - now, 2 ** 31 - 1)).unref();
+    if (next !== undefined) this.timer = this.scheduler.after(next - now, this.kick);
   };
 
   private async attempt(due: DueDelivery, signal: AbortSignal): Promise<void> {
-    const store = this.sandbox.store;
+    const store = this.store;
     const event = store.events.find(due.account, due.event_id);
     const secret = store.deliveries.secretOf(due.account, due.endpoint_id);
     if (!event || !secret) {
@@ -106,11 +114,11 @@ export class DeliveryWorker {
       if (status === 410) {
         store.deliveries.record(due.id, attempts, { status: 'failed' });
         const account = store.accounts.byId(due.account);
-        if (account) disableWebhookEndpoint(this.sandbox.context(account), due.endpoint_id, `${due.url} answered 410 Gone at ${attempt.attempted_at}`);
+        if (account) disableWebhookEndpoint(this.contextOf(account), due.endpoint_id, `${due.url} answered 410 Gone at ${attempt.attempted_at}`);
         return;
       }
       const delay = retryDelayMs(attempts.length, this.timing.retryScale);
-      store.deliveries.record(due.id, attempts, delay === undefined ? { status: 'failed' } : { retryAt: Date.now() + delay });
+      store.deliveries.record(due.id, attempts, delay === undefined ? { status: 'failed' } : { retryAt: this.scheduler.now() + delay });
     });
   }
 }

@@ -30,18 +30,14 @@
  * Heartbeats both ways: a connection that has not answered the previous ping when the
  * next is due is closed; a client that has heard nothing for a few heartbeats reconnects.
  */
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { type WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
 import { endpoints } from '../../domain/endpoints.js';
 import { ApiError, clip, parseOrThrow } from '../../domain/errors.js';
 import { type Event, matchesAny } from '../../domain/events.js';
 import { type ClientFrame, ListenQuery, type ServerFrame } from '../../domain/listen.js';
-import type { ServiceEvent } from '../events/log.js';
-import { authenticate } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
-import type { ResendToListeners } from '../services/events.js';
-import { HubConnections } from './connections.js';
+import type { Account } from '../store/accounts.js';
+import { type HubConnection, WebSocketHub } from './hub.js';
 import type { UpgradeRouter } from './upgrade.js';
 
 export const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -49,48 +45,28 @@ const BATCH = 200;
 /** Above this much unsent data a connection's replay waits for the socket to drain. */
 const HIGH_WATER = 1024 * 1024;
 
-interface Connection {
-  ws: WebSocket;
+interface Connection extends HubConnection {
   account: string;
   listener: string | undefined;
   types: string[] | undefined;
   /** The newest log position sent. */
   sentSeq: number;
-  alive: boolean;
+  start: Start;
   pumping: boolean;
   again: boolean;
 }
 
 type Start = { seq: number; source: Extract<ServerFrame, { type: 'ready' }>['cursor_source'] };
 
-export class ListenHub {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  private readonly connections: HubConnections<Connection>;
-
-  constructor(
-    private readonly sandbox: Sandbox,
-    upgrades: UpgradeRouter,
-    private readonly heartbeatMs = DEFAULT_HEARTBEAT_MS,
-  ) {
-    upgrades.route(endpoints.listen.path, (request, socket, head, url) => this.upgrade(request, socket, head, url));
-    sandbox.store.events.bus.on('event', this.onEvent);
-    sandbox.store.events.bus.on('resend', this.onResend);
-    this.connections = new HubConnections(heartbeatMs, (connection) => send(connection, { type: 'ping' }));
+export class ListenHub extends WebSocketHub<Connection, ServerFrame> {
+  constructor(sandbox: Sandbox, upgrades: UpgradeRouter, heartbeatMs = DEFAULT_HEARTBEAT_MS) {
+    super(sandbox, upgrades, endpoints.listen.path, heartbeatMs);
   }
 
-  /** Says goodbye (1001) to every tunnel: clients reconnect to the next sandbox. */
-  close(): void {
-    this.sandbox.store.events.bus.off('event', this.onEvent);
-    this.sandbox.store.events.bus.off('resend', this.onResend);
-    this.connections.close();
-    this.wss.close();
-  }
-
-  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
-    const account = authenticate(this.sandbox, request);
+  protected accept({ id: account }: Account, url: URL): (ws: WebSocket) => Connection {
     const query = parseOrThrow(ListenQuery, Object.fromEntries(url.searchParams));
-    const start = this.startOf(account.id, query);
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.connect(ws, account.id, query, start));
+    const start = this.startOf(account, query);
+    return (ws) => ({ ws, account, listener: query.listener, types: query.types, sentSeq: start.seq, start, alive: true, pumping: false, again: false });
   }
 
   private startOf(account: string, query: ListenQuery): Start {
@@ -114,34 +90,21 @@ export class ListenHub {
     return { seq: latest, source: unknownAfter ? 'unknown_after' : 'latest' };
   }
 
-  private connect(ws: WebSocket, account: string, query: ListenQuery, start: Start): void {
-    const connection: Connection = {
-      ws,
-      account,
-      listener: query.listener,
-      types: query.types,
-      sentSeq: start.seq,
-      alive: true,
-      pumping: false,
-      again: false,
-    };
-    this.connections.add(connection);
-    ws.on('message', (data) => this.receive(connection, String(data)));
-    ws.on('error', () => ws.terminate());
+  protected connected(connection: Connection): void {
+    const { account, start } = connection;
     const log = this.sandbox.store.events;
-    send(connection, {
+    this.send(connection, {
       type: 'ready',
-      listener: query.listener ?? null,
+      listener: connection.listener ?? null,
       after: log.idAtOrBefore(account, start.seq),
       cursor_source: start.source,
-      backlog: log.countAfter(account, start.seq, query.types),
+      backlog: log.countAfter(account, start.seq, connection.types),
       heartbeat_ms: this.heartbeatMs,
     });
     void this.pump(connection);
   }
 
-  private receive(connection: Connection, text: string): void {
-    connection.alive = true;
+  protected receive(connection: Connection, text: string): void {
     let frame: ClientFrame;
     try {
       frame = JSON.parse(text) as ClientFrame;
@@ -166,7 +129,7 @@ export class ListenHub {
         for (;;) {
           const rows = this.sandbox.store.events.after(connection.account, connection.sentSeq, BATCH);
           for (const { seq, event } of rows) {
-            if (wants(connection, event)) send(connection, { type: 'event', event });
+            if (wants(connection, event)) this.send(connection, { type: 'event', event });
             connection.sentSeq = seq;
           }
           if (rows.length < BATCH || !open(connection)) break;
@@ -178,25 +141,24 @@ export class ListenHub {
     }
   }
 
-  // Bus listeners run in the commit callbacks of a request: they must never throw into it.
-  private readonly onEvent = (account: string, _event: ServiceEvent): void => {
-    for (const connection of this.connections) {
+  /** Sends the account's new events to its tunnels. Runs in a request's commit callbacks: it never throws into it. */
+  eventAppended(account: string): void {
+    for (const connection of this.connections()) {
       if (connection.account === account) this.pump(connection).catch(() => connection.ws.terminate());
     }
-  };
+  }
 
-  private readonly onResend = (request: ResendToListeners): void => {
-    for (const connection of this.connections) {
-      if (connection.account !== request.account || !wants(connection, request.event) || !open(connection)) continue;
-      send(connection, { type: 'event', event: request.event, resend: true });
-      request.reached++;
+  /** Sends an event again, outside the order and the cursor, to the account's tunnels that want it; how many it reached. */
+  resend(account: string, event: Event): number {
+    let reached = 0;
+    for (const connection of this.connections()) {
+      if (connection.account !== account || !wants(connection, event) || !open(connection)) continue;
+      this.send(connection, { type: 'event', event, resend: true });
+      reached++;
     }
-  };
+    return reached;
+  }
 }
 
 const open = (connection: Connection) => connection.ws.readyState === connection.ws.OPEN;
 const wants = (connection: Connection, event: Event) => connection.types === undefined || matchesAny(connection.types, event.type);
-
-function send(connection: Connection, frame: ServerFrame): void {
-  if (open(connection)) connection.ws.send(JSON.stringify(frame));
-}

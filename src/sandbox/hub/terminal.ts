@@ -42,62 +42,44 @@
  * which is closed with 4409 and should not reconnect. A reader is online exactly while
  * it is registered on an open connection (ReaderConnections).
  */
-import { type WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
 import { endpoints } from '../../domain/endpoints.js';
 import { ApiError, invalid, parseOrThrow } from '../../domain/errors.js';
 import { CLOSE_REFUSED, CLOSE_REPLACED, ReaderHello, ReaderResult, type ServerFrame } from '../../domain/reader-protocol.js';
-import { authenticate } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
 import { answerOnReader, pendingAction } from '../services/reader-actions.js';
 import { getReader, identifyReader } from '../services/terminal-readers.js';
 import type { Account } from '../store/accounts.js';
-import { HubConnections } from './connections.js';
+import { type HubConnection, WebSocketHub } from './hub.js';
 import type { UpgradeRouter } from './upgrade.js';
 
 export const DEFAULT_READER_HEARTBEAT_MS = 10_000;
 
-interface Connection {
-  ws: WebSocket;
+interface Connection extends HubConnection {
   account: Account;
   /** Set by a successful hello. */
   readerId: string | undefined;
-  alive: boolean;
   /** Marks the reader offline again. */
   release: (() => void) | undefined;
 }
 
-export class TerminalHub {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  private readonly connections: HubConnections<Connection>;
-
-  constructor(
-    private readonly sandbox: Sandbox,
-    upgrades: UpgradeRouter,
-    private readonly heartbeatMs = DEFAULT_READER_HEARTBEAT_MS,
-  ) {
-    upgrades.route(endpoints['terminal_readers.connect'].path, (request, socket, head) => {
-      const account = authenticate(sandbox, request);
-      this.wss.handleUpgrade(request, socket, head, (ws) => this.connect(ws, account));
-    });
-    this.connections = new HubConnections(heartbeatMs, (connection) => send(connection, { type: 'ping' }));
+export class TerminalHub extends WebSocketHub<Connection, ServerFrame> {
+  constructor(sandbox: Sandbox, upgrades: UpgradeRouter, heartbeatMs = DEFAULT_READER_HEARTBEAT_MS) {
+    super(sandbox, upgrades, endpoints['terminal_readers.connect'].path, heartbeatMs);
   }
 
-  /** Says goodbye (1001) to every reader: they reconnect to the next sandbox. */
-  close(): void {
-    this.connections.close();
-    this.wss.close();
+  protected accept(account: Account): (ws: WebSocket) => Connection {
+    return (ws) => ({ ws, account, readerId: undefined, alive: true, release: undefined });
   }
 
-  private connect(ws: WebSocket, account: Account): void {
-    const connection: Connection = { ws, account, readerId: undefined, alive: true, release: undefined };
-    this.connections.add(connection);
-    ws.on('message', (data) => this.receive(connection, String(data)));
-    ws.on('close', () => connection.release?.());
-    ws.on('error', () => ws.terminate());
+  /** A reader says hello first. */
+  protected connected(): void {}
+
+  protected override disconnected(connection: Connection): void {
+    connection.release?.();
   }
 
-  private receive(connection: Connection, text: string): void {
-    connection.alive = true;
+  protected receive(connection: Connection, text: string): void {
     let type: unknown;
     try {
       let frame: unknown;
@@ -113,7 +95,7 @@ export class TerminalHub {
       throw invalid('type', 'Invalid type: a reader sends hello (first), result or pong frames.');
     } catch (error) {
       const refusal = error instanceof ApiError ? error : new ApiError(500, 'internal', 'An internal error occurred in the sandbox.');
-      send(connection, { type: 'error', status: refusal.status, ...refusal.toBody() });
+      this.send(connection, { type: 'error', status: refusal.status, ...refusal.toBody() });
       if (type === 'hello' && connection.readerId === undefined) connection.ws.close(CLOSE_REFUSED, 'hello refused');
     }
   }
@@ -124,31 +106,27 @@ export class TerminalHub {
     }
     const { account } = connection;
     const readerId = this.sandbox.store.db.transaction(() => identifyReader(this.sandbox.context(account), hello)).id;
-    for (const other of this.connections) {
+    for (const other of this.connections()) {
       if (other !== connection && other.account.id === account.id && other.readerId === readerId) {
         other.ws.close(CLOSE_REPLACED, `a newer connection of reader ${readerId} replaced this one`);
       }
     }
     connection.readerId = readerId;
-    connection.release = this.sandbox.readers.connect(account.id, readerId, { send: (action) => send(connection, action) });
+    connection.release = this.sandbox.readers.connect(account.id, readerId, { send: (action) => this.send(connection, action) });
     // Read once online, so the reader is shown online; nothing can interleave before the sends.
     const { reader, pending } = this.sandbox.store.db.transaction(() => {
       const ctx = this.sandbox.context(account);
       const current = getReader(ctx, readerId);
       return { reader: current, pending: pendingAction(ctx, current) };
     });
-    send(connection, { type: 'registered', reader, heartbeat_ms: this.heartbeatMs });
-    if (pending) send(connection, pending);
+    this.send(connection, { type: 'registered', reader, heartbeat_ms: this.heartbeatMs });
+    if (pending) this.send(connection, pending);
   }
 
   private result(connection: Connection, result: ReaderResult): void {
     const readerId = connection.readerId;
     if (readerId === undefined) throw new ApiError(409, 'invalid_state', 'Send hello first: this connection is not registered as a reader.');
     const object = this.sandbox.store.db.transaction(() => answerOnReader(this.sandbox.context(connection.account), readerId, result));
-    send(connection, { type: 'ack', object });
+    this.send(connection, { type: 'ack', object });
   }
-}
-
-function send(connection: Connection, frame: ServerFrame): void {
-  if (connection.ws.readyState === connection.ws.OPEN) connection.ws.send(JSON.stringify(frame));
 }

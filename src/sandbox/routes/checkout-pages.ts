@@ -1,26 +1,17 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { CheckoutSession } from '../../domain/checkout.js';
-import { ApiError } from '../../domain/errors.js';
-import type { ObjectKind } from '../../domain/ids.js';
 import { checkoutPage, type FieldName, messagePage, PAGE_CSP, paidPage } from '../pages/checkout.js';
-import { keepingDeclines, originOf } from '../pipeline.js';
+import { originOf, pageCall } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
 import { getCheckoutSession, issuesOf, openLinkSession, payCheckoutSession } from '../services/checkout.js';
-import type { ServiceContext } from '../services/context.js';
 
 /**
- * The hosted checkout page (`/checkout/{id}`) and payment links (`/pay/{id}`). No auth
- * headers: the unguessable id in the URL is the capability. The form posts back to the
- * same path, which runs the API's own payment-method and confirm services.
+ * The hosted checkout page (`/checkout/{id}`) and payment links (`/pay/{id}`), through
+ * the pipeline's page sequence: no auth headers, the unguessable id in the URL is the
+ * capability. The form posts back to the same path, which runs the API's own
+ * payment-method and confirm services.
  */
 export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void {
-  /** A context of the account owning the object, or undefined for an unknown id. */
-  const contextOf = (kind: ObjectKind, id: string): ServiceContext | undefined => {
-    const owner = sandbox.store.objects.ownerOf(kind, id);
-    const account = owner === undefined ? undefined : sandbox.store.accounts.byId(owner);
-    return account && sandbox.context(account);
-  };
-
   // Card details are typed here: no caching, no script but the page's own, no framing.
   const html = (reply: FastifyReply, status: number, body: string) =>
     reply
@@ -32,6 +23,12 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
       .send(body);
 
   const notFound = (reply: FastifyReply) => html(reply, 404, messagePage('Page not found', 'This payment page does not exist. Check the link you were given.'));
+
+  /** The session as it is now, or undefined when there is none. */
+  const sessionOf = async (id: string): Promise<CheckoutSession | undefined> => {
+    const found = await pageCall(sandbox, 'checkout_session', id, (ctx) => getCheckoutSession(ctx, id));
+    return found && 'value' in found ? found.value : undefined;
+  };
 
   /** A session that can no longer be paid: its receipt, success redirect, or the reason. */
   function closed(reply: FastifyReply, session: CheckoutSession) {
@@ -50,47 +47,29 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
     });
 
     scope.get<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
-      const ctx = contextOf('checkout_session', request.params.id);
-      if (!ctx) return notFound(reply);
-      const session = getCheckoutSession(ctx, request.params.id);
+      const session = await sessionOf(request.params.id);
+      if (!session) return notFound(reply);
       return session.status === 'open' ? html(reply, 200, checkoutPage(session)) : closed(reply, session);
     });
 
     scope.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/checkout/:id', async (request, reply) => {
       const id = request.params.id;
-      const ctx = contextOf('checkout_session', id);
-      if (!ctx) return notFound(reply);
       const form = request.body ?? {};
+      // Any refusal of the payment (rolled back) is shown like a decline.
+      const paid = await pageCall(sandbox, 'checkout_session', id, (ctx) => payCheckoutSession(ctx, id, form));
+      const session = paid && (await sessionOf(id));
+      if (!paid || !session) return notFound(reply);
+      if ('value' in paid || session.status !== 'open') return closed(reply, session);
       const values: Partial<Record<FieldName, string>> = { exp: form.exp ?? '', zip: form.zip ?? '' };
-      const outcome = attempt(() => sandbox.store.db.transaction(() => keepingDeclines(() => payCheckoutSession(ctx, id, form))));
-      await sandbox.store.db.durable();
-      const session = getCheckoutSession(ctx, id);
-      if ('value' in outcome || session.status !== 'open') return closed(reply, session);
-      const { declined } = outcome;
-      return html(reply, declined.status, checkoutPage(session, { errors: issuesOf(declined), values }));
+      return html(reply, paid.declined.status, checkoutPage(session, { errors: issuesOf(paid.declined), values }));
     });
 
     scope.get<{ Params: { id: string } }>('/pay/:id', async (request, reply) => {
-      const ctx = contextOf('payment_link', request.params.id);
-      if (!ctx) return notFound(reply);
-      try {
-        const session = sandbox.store.db.transaction(() => openLinkSession(contextOf('payment_link', request.params.id)!, request.params.id, originOf(request)));
-        await sandbox.store.db.durable();
-        return reply.redirect(`/checkout/${session.id}`, 303);
-      } catch (error) {
-        if (error instanceof ApiError) return html(reply, error.status, messagePage('This payment link is not available', error.message));
-        throw error;
-      }
+      const id = request.params.id;
+      const opened = await pageCall(sandbox, 'payment_link', id, (ctx) => openLinkSession(ctx, id, originOf(request)));
+      if (!opened) return notFound(reply);
+      if ('declined' in opened) return html(reply, opened.declined.status, messagePage('This payment link is not available', opened.declined.message));
+      return reply.redirect(`/checkout/${opened.value.id}`, 303);
     });
   });
-}
-
-/** Runs a payment in its transaction; any service error (rolled back) is shown like a decline. */
-function attempt<T>(fn: () => { value: T } | { declined: ApiError }): { value: T } | { declined: ApiError } {
-  try {
-    return fn();
-  } catch (error) {
-    if (error instanceof ApiError) return { declined: error };
-    throw error;
-  }
 }

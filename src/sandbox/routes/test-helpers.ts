@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../domain/errors.js';
 import { AccountCreate, ClockAdvance, clockTarget, type TestClockObject } from '../../domain/test-helpers.js';
 import { ReaderPresent } from '../../domain/terminal-readers.js';
-import { isoNow } from '../clock.js';
 import { apiRoute } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
+import { createAccount, resetAccount } from '../services/accounts.js';
 import { presentOnReader } from '../services/reader-actions.js';
-import { newApiKey } from '../store/accounts.js';
 
 /** Sandbox-only helpers: the test clock, extra accounts, reset, a card presented on a reader. */
 export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
@@ -21,18 +19,14 @@ export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
     return clockOf(ctx.account.id);
   });
 
-  apiRoute(app, sandbox, 'test_helpers.accounts_create', { body: AccountCreate, shownOnce: 'api_key' }, (_ctx, { body }) => {
-    if (body.account !== undefined && sandbox.store.accounts.exists(body.account)) {
-      throw new ApiError(409, 'invalid_state', `Account ${body.account} already exists.`);
-    }
-    const apiKey = body.api_key ?? newApiKey();
-    const account = sandbox.addAccount({ id: body.account, apiKey });
-    // The new key is returned to its creator once, as with webhook secrets.
+  // The new key is returned to its creator once, as with webhook secrets.
+  apiRoute(app, sandbox, 'test_helpers.accounts_create', { body: AccountCreate, shownOnce: 'api_key' }, (ctx, { body }) => {
+    const { account, apiKey } = createAccount(ctx, body, sandbox.clockStart());
     return { object: 'account', id: account.id, api_key: apiKey, clock: clockOf(account.id) };
   });
 
   apiRoute(app, sandbox, 'test_helpers.reset', {}, (ctx) => {
-    sandbox.store.resetAccount(ctx.account.id, sandbox.options.clock ?? isoNow());
+    resetAccount(ctx, sandbox.clockStart());
     return { object: 'reset', account: ctx.account.id, clock: clockOf(ctx.account.id) };
   });
 

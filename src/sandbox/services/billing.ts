@@ -1,5 +1,6 @@
 import { dueInstant } from '../../domain/schedule.js';
-import type { DueWork } from '../clock.js';
+import { earliest } from '../../infra/time.js';
+import type { DueWork } from './due-work.js';
 import type { ServiceContext } from './context.js';
 import { cancelNow, chargeScheduledPayment } from './subscriptions.js';
 
@@ -12,9 +13,7 @@ export const billing: DueWork = {
   nextDue(ctx: ServiceContext): string | undefined {
     const payment = ctx.store.billing.nextPaymentAt(ctx.account.id);
     const cancelDate = ctx.store.billing.nextCancelAt(ctx.account.id);
-    const cancel = cancelDate === undefined ? undefined : dueInstant(cancelDate);
-    if (payment === undefined || cancel === undefined) return payment ?? cancel;
-    return Date.parse(cancel) < Date.parse(payment) ? cancel : payment;
+    return earliest([cancelDate === undefined ? undefined : dueInstant(cancelDate), payment]);
   },
 
   run(ctx: ServiceContext): void {

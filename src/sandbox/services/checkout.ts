@@ -3,16 +3,14 @@ import type { ListQuery } from '../../domain/common.js';
 import { expiryPassed } from '../../domain/cards.js';
 import { ApiError } from '../../domain/errors.js';
 import { parseExpiry, PaymentMethodCreate } from '../../domain/payment-methods.js';
-import type { PaymentIntent } from '../../domain/payment-intents.js';
-import type { DueWork } from '../clock.js';
+import { addMs, compareInstants, DAY_MS, earliest } from '../../infra/time.js';
+import type { DueWork } from './due-work.js';
 import type { ServiceContext } from './context.js';
 import { cancelPaymentIntent, confirmPaymentIntent, createPaymentIntent, getPaymentIntent } from './payment-intents.js';
 import { createPaymentMethod } from './payment-methods.js';
 
 /** How long a checkout session stays open (test-clock time). */
-export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
-
-const isoAfter = (now: string, ms: number) => new Date(Date.parse(now) + ms).toISOString().replace(/\.000Z$/, 'Z');
+export const SESSION_TTL_MS = DAY_MS;
 
 /**
  * A session owns one payment intent, created with it; the hosted page at
@@ -41,7 +39,7 @@ export function createCheckoutSession(
     cancel_url: body.cancel_url,
     customer_id: body.customer_id ?? null,
     payment_link_id: body.payment_link_id ?? null,
-    expires_at: isoAfter(ctx.now, SESSION_TTL_MS),
+    expires_at: addMs(ctx.now, SESSION_TTL_MS),
     metadata: body.metadata ?? {},
     description: body.description ?? null,
     merchant_name: body.merchant_name ?? null,
@@ -122,14 +120,11 @@ export function payCheckoutSession(ctx: ServiceContext, id: string, form: Checko
 /** Open sessions expire with the test clock; their unpaid intents are canceled. */
 export const checkoutExpiry: DueWork = {
   nextDue(ctx) {
-    return openSessions(ctx)
-      .map((s) => s.expires_at)
-      .filter((at) => Date.parse(at) > Date.parse(ctx.now))
-      .sort((a, b) => Date.parse(a) - Date.parse(b))[0];
+    return earliest(openSessions(ctx).map((s) => s.expires_at).filter((at) => compareInstants(at, ctx.now) > 0));
   },
   run(ctx) {
     for (const session of openSessions(ctx)) {
-      if (Date.parse(session.expires_at) > Date.parse(ctx.now)) continue;
+      if (compareInstants(session.expires_at, ctx.now) > 0) continue;
       const intent = getPaymentIntent(ctx, session.payment_intent_id);
       if (intent.status === 'requires_payment_method' || intent.status === 'requires_confirmation') {
         cancelPaymentIntent(ctx, intent.id, { cancellation_reason: 'abandoned' });
@@ -177,6 +172,3 @@ export function openLinkSession(ctx: ServiceContext, linkId: string, origin: str
     payment_link_id: link.id,
   }, origin);
 }
-
-/** The intent behind a session, for the page's receipt. */
-export const sessionIntent = (ctx: ServiceContext, session: CheckoutSession): PaymentIntent => getPaymentIntent(ctx, session.payment_intent_id);

@@ -1,14 +1,7 @@
 import { invalidState, notFound } from '../../domain/errors.js';
 import type { Event, EventListQuery, EventResend, EventWithDeliveries, ResendResult } from '../../domain/events.js';
 import type { ServiceContext } from './context.js';
-import { enqueueDeliveries, getWebhookEndpoint } from './webhook-endpoints.js';
-
-/** What `resend` asks of running listen tunnels; the hub counts the ones it reached. */
-export interface ResendToListeners {
-  account: string;
-  event: Event;
-  reached: number;
-}
+import { getWebhookEndpoint } from './webhook-endpoints.js';
 
 export const listEvents = (ctx: ServiceContext, query: EventListQuery) => ctx.store.events.list(ctx.account.id, query);
 
@@ -35,9 +28,8 @@ export function resendEvent(ctx: ServiceContext, id: string, input: EventResend)
     only = getWebhookEndpoint(ctx, input.webhook_endpoint_id, 'webhook_endpoint_id');
     if (only.status !== 'enabled') throw invalidState('webhook_endpoint', only.id, only.status, 'resend to');
   }
-  const endpoints = enqueueDeliveries(ctx, event, only);
+  const endpoints = ctx.deliver(event, only);
   // Tunnels are sent to at once: a resend is harmless even if this request rolled back.
-  const request: ResendToListeners = { account: ctx.account.id, event, reached: 0 };
-  if (only === undefined) ctx.store.events.bus.emit('resend', request);
-  return { object: 'event_resend', event: event.id, webhook_endpoints: endpoints, listeners: request.reached };
+  const listeners = only === undefined ? ctx.env.sinks.resendToListeners(ctx.account.id, event) : 0;
+  return { object: 'event_resend', event: event.id, webhook_endpoints: endpoints, listeners };
 }

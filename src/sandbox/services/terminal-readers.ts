@@ -3,15 +3,14 @@ import { ApiError, invalid } from '../../domain/errors.js';
 import { randomToken } from '../../domain/ids.js';
 import type { ActivationCode, Processor, ReaderActivate, ReaderModel, TerminalReader } from '../../domain/terminal-readers.js';
 import type { ReaderAction, ReaderHello } from '../../domain/reader-protocol.js';
+import { addMs, compareInstants, DAY_MS } from '../../infra/time.js';
 import type { ServiceContext } from './context.js';
-
-const CODE_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** A stored reader has no status: online/offline is the live connection, read at answer time. */
 type StoredReader = Omit<TerminalReader, 'status'>;
 
 export function withStatus(ctx: ServiceContext, reader: StoredReader): TerminalReader {
-  return { ...reader, status: ctx.readers.isOnline(ctx.account.id, reader.id) ? 'online' : 'offline' };
+  return { ...reader, status: ctx.env.readers.isOnline(ctx.account.id, reader.id) ? 'online' : 'offline' };
 }
 
 export const getReader = (ctx: ServiceContext, id: string, param = 'id'): TerminalReader =>
@@ -27,7 +26,8 @@ export function createActivationCode(ctx: ServiceContext): ActivationCode {
   const code = `${randomToken(4)}-${randomToken(4)}`.toUpperCase();
   return ctx.create<ActivationCode>('terminal_activation_code', {
     code,
-    expires_at: new Date(Date.parse(ctx.now) + CODE_TTL_MS).toISOString().replace(/\.000Z$/, 'Z'),
+    // A code is good for a day of test-clock time.
+    expires_at: addMs(ctx.now, DAY_MS),
     used_by: null,
   });
 }
@@ -36,7 +36,7 @@ export function activateReader(ctx: ServiceContext, input: ReaderActivate): Term
   const code = ctx.list<ActivationCode>('terminal_activation_code', { limit: 1, filters: { code: input.activation_code.toUpperCase() } }).data[0];
   if (!code) throw invalid('activation_code', 'Invalid activation_code: no such code on this account. Request one with POST /v1/terminal-readers/activation-codes.');
   if (code.used_by !== null) throw invalid('activation_code', `Invalid activation_code: it was already used to activate ${code.used_by}. Request a new code.`);
-  if (Date.parse(code.expires_at) <= Date.parse(ctx.now)) throw invalid('activation_code', `Invalid activation_code: it expired at ${code.expires_at}. Request a new code.`);
+  if (compareInstants(code.expires_at, ctx.now) <= 0) throw invalid('activation_code', `Invalid activation_code: it expired at ${code.expires_at}. Request a new code.`);
   const existing = readerBySerial(ctx, input.serial_number);
   if (existing) throw new ApiError(409, 'invalid_state', `Reader ${input.serial_number} is already activated on this account as ${existing.id}.`);
   const reader = registerReader(ctx, { serial_number: input.serial_number, processor: input.processor, model: input.model, label: input.label, device_type: 'self_owned' });
@@ -91,5 +91,5 @@ export function setReaderAction(ctx: ServiceContext, reader: TerminalReader, act
 /** Pushes an action to the reader once the change that asked for it has committed. */
 export function pushToReader(ctx: ServiceContext, readerId: string, action: ReaderAction): void {
   const account = ctx.account.id;
-  ctx.afterCommit(() => ctx.readers.push(account, readerId, action));
+  ctx.afterCommit(() => ctx.env.readers.push(account, readerId, action));
 }

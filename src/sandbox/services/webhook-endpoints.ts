@@ -1,6 +1,6 @@
 import type { ListQuery } from '../../domain/common.js';
 import { ApiError, missing } from '../../domain/errors.js';
-import { type Event, matchesAny, SUBSCRIPTION_GROUPS } from '../../domain/events.js';
+import { SUBSCRIPTION_GROUPS } from '../../domain/events.js';
 import {
   type DeletedObject,
   MAX_WEBHOOK_ENDPOINTS,
@@ -9,20 +9,8 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointCreate,
 } from '../../domain/webhook-endpoints.js';
-import { newWebhookSecret } from '../../webhooks/signing.js';
+import { newWebhookSecret } from '../../infra/webhook-signing.js';
 import type { ServiceContext } from './context.js';
-
-/** A request's enabled endpoints, read once however many events it emits; changed endpoints forget them. */
-const enabledOf = new WeakMap<ServiceContext, WebhookEndpoint[]>();
-
-function enabledEndpoints(ctx: ServiceContext): WebhookEndpoint[] {
-  let endpoints = enabledOf.get(ctx);
-  if (!endpoints) {
-    endpoints = ctx.list<WebhookEndpoint>('webhook_endpoint', { limit: MAX_WEBHOOK_ENDPOINTS, filters: { status: 'enabled' } }).data;
-    enabledOf.set(ctx, endpoints);
-  }
-  return endpoints;
-}
 
 /** The endpoint, with its signing secret: the only response that ever carries it. */
 export function createWebhookEndpoint(ctx: ServiceContext, input: WebhookEndpointCreate): WebhookEndpoint {
@@ -31,7 +19,6 @@ export function createWebhookEndpoint(ctx: ServiceContext, input: WebhookEndpoin
     throw new ApiError(409, 'invalid_state', `This account already has ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints, the most it can have: delete one first.`);
   }
   const group = input.subscription_group;
-  enabledOf.delete(ctx);
   const endpoint = ctx.create<WebhookEndpoint>('webhook_endpoint', {
     url: input.url,
     subscription_group: group ?? null,
@@ -52,7 +39,6 @@ export const listWebhookEndpoints = (ctx: ServiceContext, query: ListQuery) =>
 
 /** Deletes the endpoint; what was still to be delivered to it is canceled. */
 export function deleteWebhookEndpoint(ctx: ServiceContext, id: string): DeletedObject {
-  enabledOf.delete(ctx);
   ctx.remove('webhook_endpoint', id);
   ctx.store.deliveries.cancelForEndpoint(ctx.account.id, id);
   return { id, object: 'webhook_endpoint', deleted: true };
@@ -62,18 +48,6 @@ export function deleteWebhookEndpoint(ctx: ServiceContext, id: string): DeletedO
 export function disableWebhookEndpoint(ctx: ServiceContext, id: string, reason: string): void {
   const endpoint = ctx.find<WebhookEndpoint>('webhook_endpoint', id);
   if (!endpoint || endpoint.status === 'disabled') return;
-  enabledOf.delete(ctx);
   ctx.update<WebhookEndpoint>({ ...endpoint, status: 'disabled', disabled_reason: reason });
   ctx.store.deliveries.cancelForEndpoint(ctx.account.id, id);
-}
-
-/**
- * Queues the event, due now (real time), for `only` or else every enabled endpoint that
- * wants its type. Returns the endpoints' ids.
- */
-export function enqueueDeliveries(ctx: ServiceContext, event: Event, only?: WebhookEndpoint): string[] {
-  const endpoints = only ? [only] : enabledEndpoints(ctx).filter((e) => matchesAny(e.enabled_events, event.type));
-  const now = Date.now();
-  for (const endpoint of endpoints) ctx.store.deliveries.enqueue(ctx.account.id, event.id, endpoint, now);
-  return endpoints.map((e) => e.id);
 }

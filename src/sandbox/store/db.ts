@@ -1,230 +1,26 @@
-import { chmodSync, closeSync, fdatasync, openSync } from 'node:fs';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { Checkpointer } from './checkpointer.js';
+import { Sqlite } from '../../infra/sqlite.js';
 import { MIGRATIONS } from './migrations.js';
 
-export type Row = Record<string, SQLInputValue>;
-
-interface Waiter {
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
-/**
- * node:sqlite behind a small surface: cached statements, migrations, and one
- * transaction at a time. Callers are synchronous, so a transaction never interleaves
- * with another request's.
- *
- * Durability: SQLite commits to the WAL without waiting for the disk (synchronous =
- * NORMAL), and the WAL is fdatasync'd after every commit on libuv's pool, off this thread
- * (what synchronous = FULL does inside COMMIT). Whatever answers a request awaits
- * `durable()` first, and after-commit work (pushes, deliveries) runs only once its commit
- * is on disk. Group commit (`grouped`) lets the requests of one tick share one
- * transaction, so they share its page writes and its fsync.
- */
-export class Database {
-  private readonly db: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
-  private depth = 0;
+/** The sandbox's database: the shared SQLite wrapper, migrated on open, durable off the request thread (SqliteOptions). */
+export class Database extends Sqlite {
   /** True when opening migrated a database that already had a schema. */
-  upgraded = false;
-  private afterCommit: Array<() => void> = [];
-  /** The open group transaction and the requests in it, answered once it is on disk. */
-  private group: Waiter[] | undefined;
-  /** Settles once everything committed so far is on disk. */
-  private synced: Promise<void> = Promise.resolve();
-  private walFd: number | undefined;
-  private readonly checkpointer: Checkpointer | undefined;
+  readonly upgraded: boolean;
 
-  constructor(readonly file: string) {
-    // API key hashes and the accounts' data live here: the file is its owner's alone (WAL files inherit the mode).
-    if (file !== ':memory:') {
-      closeSync(openSync(file, 'a', 0o600));
-      chmodSync(file, 0o600);
-    }
-    this.db = new DatabaseSync(file);
-    if (file !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
-    this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
-    this.migrate();
-    if (file !== ':memory:') {
-      // Checkpoints run in a worker (see Checkpointer), not inside a request's COMMIT.
-      this.db.exec('PRAGMA wal_autocheckpoint = 0');
-      this.checkpointer = new Checkpointer(file, () => {
-        this.outsideGroup();
-        this.db.exec('PRAGMA wal_checkpoint(RESTART)');
-      });
-    }
-  }
-
-  private migrate(): void {
-    const { user_version: version } = this.db.prepare('PRAGMA user_version').get() as { user_version: number };
+  constructor(file: string) {
+    super(file, { syncOffThread: true });
+    const version = this.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
     this.upgraded = version > 0 && version < MIGRATIONS.length;
     for (let i = version; i < MIGRATIONS.length; i++) {
       this.transaction(() => {
-        this.db.exec(MIGRATIONS[i]!);
-        this.db.exec(`PRAGMA user_version = ${i + 1}`);
+        this.exec(MIGRATIONS[i]!);
+        this.exec(`PRAGMA user_version = ${i + 1}`);
       });
     }
-  }
-
-  private statement(sql: string): StatementSync {
-    this.outsideGroup();
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
-  }
-
-  run(sql: string, ...params: SQLInputValue[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
-    return this.statement(sql).run(...params);
-  }
-
-  get<T = Row>(sql: string, ...params: SQLInputValue[]): T | undefined {
-    return this.statement(sql).get(...params) as T | undefined;
-  }
-
-  all<T = Row>(sql: string, ...params: SQLInputValue[]): T[] {
-    return this.statement(sql).all(...params) as T[];
-  }
-
-  /** Runs `fn` in a transaction (nested calls join the outer one); rolls back on throw. */
-  transaction<T>(fn: () => T): T {
-    this.outsideGroup();
-    if (this.depth > 0) {
-      this.depth++;
-      try {
-        return fn();
-      } finally {
-        this.depth--;
-      }
-    }
-    this.db.exec('BEGIN IMMEDIATE');
-    this.depth = 1;
-    let result: T;
-    try {
-      result = fn();
-      this.db.exec('COMMIT');
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      this.afterCommit = [];
-      throw error;
-    } finally {
-      this.depth = 0;
-    }
-    this.committed([]);
-    return result;
-  }
-
-  /**
-   * Runs `fn` in a savepoint of the tick's group transaction (opened here when none is)
-   * and settles with its result once that transaction is committed and on disk. A throw
-   * rolls back this savepoint alone; its neighbours commit. A read (`write` false) with
-   * no group open runs outside any transaction.
-   */
-  grouped<T>(fn: () => T, write = true): Promise<T> {
-    if (this.depth > 0) throw new Error('grouped() inside a transaction');
-    if (!write && !this.group) {
-      const outcome = this.inside(fn);
-      return this.synced.then(() => ('value' in outcome ? outcome.value : Promise.reject(outcome.error)));
-    }
-    if (!this.group) {
-      this.db.exec('BEGIN IMMEDIATE');
-      this.group = [];
-      // After the I/O callbacks of this tick (the requests that arrived together).
-      setImmediate(() => this.commitGroup());
-    }
-    const group = this.group;
-    const mark = this.afterCommit.length;
-    this.db.exec('SAVEPOINT request');
-    const outcome = this.inside(fn);
-    if ('value' in outcome) {
-      this.db.exec('RELEASE request');
-    } else {
-      this.db.exec('ROLLBACK TO request');
-      this.db.exec('RELEASE request');
-      this.afterCommit.length = mark;
-    }
-    return new Promise<T>((resolve, reject) => {
-      group.push({ resolve: () => ('value' in outcome ? resolve(outcome.value) : reject(outcome.error)), reject });
-    });
-  }
-
-  private inside<T>(fn: () => T): { value: T } | { error: unknown } {
-    this.depth = 1;
-    try {
-      return { value: fn() };
-    } catch (error) {
-      return { error };
-    } finally {
-      this.depth = 0;
-    }
-  }
-
-  /** Work outside any transaction never sees, nor joins, a group not yet committed: it commits it first. */
-  private outsideGroup(): void {
-    if (this.group && this.depth === 0) this.commitGroup();
-  }
-
-  private commitGroup(): void {
-    const group = this.group;
-    if (!group) return;
-    this.group = undefined;
-    try {
-      this.db.exec('COMMIT');
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      this.afterCommit = [];
-      for (const waiter of group) waiter.reject(error);
-      return;
-    }
-    this.committed(group);
-  }
-
-  /** After a COMMIT: its callbacks and waiters run once it is on disk, in commit order. */
-  private committed(waiters: Waiter[]): void {
-    const callbacks = this.afterCommit;
-    this.afterCommit = [];
-    const done = () => {
-      for (const callback of callbacks) callback();
-      for (const waiter of waiters) waiter.resolve();
-    };
-    // An in-memory database has no disk to wait for: its callbacks run at once.
-    if (this.file === ':memory:') return done();
-    this.walFd ??= openSync(`${this.file}-wal`, 'r');
-    const fd = this.walFd;
-    const sync = new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
-    const synced = Promise.all([this.synced.catch(() => undefined), sync]).then(done);
-    this.checkpointer?.committed();
-    synced.catch((error: unknown) => {
-      for (const waiter of waiters) waiter.reject(error);
-    });
-    this.synced = synced;
-  }
-
-  /** Settles once every commit so far is on disk: what an answer awaits. */
-  durable(): Promise<void> {
-    return this.synced;
-  }
-
-  /** Work that must only happen once the current transaction has committed (delivery, pushes). */
-  onCommit(callback: () => void): void {
-    if (this.depth === 0) callback();
-    else this.afterCommit.push(callback);
   }
 
   /** Rewrites the file and empties the WAL, so deleted values leave no trace in free pages. */
   compact(): void {
-    this.db.exec('VACUUM');
-    if (this.file !== ':memory:') this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  }
-
-  close(): void {
-    this.commitGroup();
-    this.checkpointer?.close();
-    if (this.walFd !== undefined) closeSync(this.walFd);
-    this.statements.clear();
-    this.db.close();
+    this.exec('VACUUM');
+    if (this.file !== ':memory:') this.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 }

@@ -1,12 +1,12 @@
 import { AccountStore } from './accounts.js';
 import { BillingQueries } from './billing.js';
 import { Database } from './db.js';
+import { DeliveryStore } from './deliveries.js';
+import { EventLog } from './events.js';
 import { IdempotencyStore } from './idempotency.js';
 import { SandboxKeys } from './keys.js';
+import { ListenCursors } from './listen-cursors.js';
 import { ObjectStore } from './objects.js';
-import { DeliveryStore } from '../events/deliveries.js';
-import { ListenCursors } from '../events/listen-cursors.js';
-import { EventLog } from '../events/log.js';
 
 /** Everything the sandbox keeps, over one database. */
 export class Store {

@@ -1,50 +1,54 @@
 import type { Command } from 'commander';
 import { checkPath } from '../../../client/url.js';
+import { arg, defineCommand, flag, type OptionsOf } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { bodyFromFields, splitPair, withExamples } from '../../flags.js';
+import { bodyFromFields, splitPair } from '../../flags.js';
 
-/** A `-f` (string) or `-F` (typed) field, in the order given. */
+/** A `-f` (string) or `-F` (typed) field, with where it came on the command line. */
 export interface FieldFlag {
   pair: string;
   typed: boolean;
-}
-
-export interface ApiOptions {
-  method: string;
-  path: string;
-  fields: FieldFlag[];
-  dataJson?: string;
-  idempotencyKey?: string;
+  at: number;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
 
-export function register(command: Command, f: Factory): void {
-  // Both flags feed one list, so `key[]=v` appends in the order given on the command line.
-  const fields: FieldFlag[] = [];
-  const collect = (typed: boolean) => (pair: string) => {
-    fields.push({ pair, typed });
-    return fields;
-  };
-  command
-    .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
-    .argument('<path>', 'Path under the profile\'s base URL, e.g. /v1/customers')
-    .option('-f, --raw-field <key=value>', 'A string field (a query parameter for GET); repeatable; dotted keys nest, key[]=v appends', collect(false))
-    .option('-F, --field <key=value>', 'A typed field: true, false, null and whole numbers as JSON, @file a file\'s contents, @- stdin, else a string; repeatable', collect(true))
-    .option('--data-json <json>', 'The whole body as JSON')
-    .option('--idempotency-key <key>', 'Send this Idempotency-Key (to replay a write deliberately)')
-    .action(async (method: string, path: string, flags: { dataJson?: string; idempotencyKey?: string }) =>
-      run({ method, path, fields, dataJson: flags.dataJson, idempotencyKey: flags.idempotencyKey }, f),
-    );
-  withExamples(
-    command,
+// -f and -F are two flags feeding one body: each value keeps its place on the line, so
+// `key[]=v` appends in the order given whichever flag gave it.
+let given = 0;
+const fieldFlag = (typed: boolean) => (pair: string): FieldFlag => ({ pair, typed, at: given++ });
+
+const args = {
+  method: arg.required('<method>', `HTTP method: ${METHODS.join(', ')}`),
+  path: arg.required('<path>', 'Path under the profile\'s base URL, e.g. /v1/customers'),
+};
+const flags = {
+  rawField: flag.repeated('-f, --raw-field <key=value>', 'A string field (a query parameter for GET); repeatable; dotted keys nest, key[]=v appends', fieldFlag(false)),
+  field: flag.repeated('-F, --field <key=value>', 'A typed field: true, false, null and whole numbers as JSON, @file a file\'s contents, @- stdin, else a string; repeatable', fieldFlag(true)),
+  dataJson: flag.string('--data-json <json>', 'The whole body as JSON'),
+  idempotencyKey: flag.string('--idempotency-key <key>', 'Send this Idempotency-Key (to replay a write deliberately)'),
+};
+export type ApiOptions = OptionsOf<typeof args, typeof flags>;
+
+const api = defineCommand({
+  name: 'api',
+  description: 'Send a raw request to the service with your profile\'s auth',
+  args,
+  flags,
+  examples: [
     'pay api GET /v1/customers -F limit=3',
     'pay api POST /v1/customers -f email=jenny@example.com -f metadata.plan=gold',
     'pay api POST /v1/payment-methods -f type=card -f card.number=4242424242424242 -F card.exp_month=12 -F card.exp_year=2034 -f card.cvc=123',
     'pay api POST /v1/payment-intents --data-json \'{"amount":1099,"currency":"usd","payment_method_types":["card"]}\'',
-  );
-}
+    'pay api GET /v1/customers/cus_123 --json id,email   # only these fields of the answer',
+  ],
+  help: '\nThe answer\'s body is printed as JSON on stdout, an error\'s too (whole, whatever --json fields asks).\n',
+  run: (options, f) => run(options, f),
+});
+
+/** `pay api` is a noun that is itself the command. */
+export const register = (command: Command, f: Factory) => void api.configure(command, f);
 
 const flagName = (field: FieldFlag) => (field.typed ? '-F' : '-f');
 
@@ -78,11 +82,12 @@ export async function run(options: ApiOptions, f: Factory): Promise<void> {
   if (!METHODS.includes(method)) throw new UsageError(`Invalid <method> '${options.method}': use one of ${METHODS.join(', ')}.`);
   // Before the profile is read or a sandbox started; the client checks it again against the base URL.
   checkPath(options.path);
-  if (options.dataJson !== undefined && options.fields.length > 0) throw new UsageError('Use -f/-F or --data-json, not both.');
+  const given = [...(options.rawField ?? []), ...(options.field ?? [])].sort((x, y) => x.at - y.at);
+  if (options.dataJson !== undefined && given.length > 0) throw new UsageError('Use -f/-F or --data-json, not both.');
   if (options.dataJson !== undefined && method === 'GET') throw new UsageError('Invalid --data-json: a GET sends no body; give query parameters with -f/-F.');
   const stdin = { used: false };
   const fields: Array<[string, unknown]> = [];
-  for (const field of options.fields) {
+  for (const field of given) {
     const [key, value] = splitPair(field.pair, flagName(field));
     fields.push([key, field.typed ? await typedValue(key, value, f, stdin) : value]);
   }
@@ -103,9 +108,11 @@ export async function run(options: ApiOptions, f: Factory): Promise<void> {
     query: method === 'GET' ? fields.map(([key, value]): [string, string] => [key, value === null ? '' : String(value)]) : undefined,
     idempotencyKey: options.idempotencyKey,
   });
-  if (response.body !== undefined) f.io.printJSON(response.body);
+  const failed = response.status >= 400;
+  // An error body is printed whole: a field list names fields of the answer asked for.
+  if (response.body !== undefined) f.io.printJSON(response.body, { whole: failed });
   if (response.headers['idempotent-replayed']) f.io.info('(replayed: the service answered with the first response to this Idempotency-Key)');
-  if (response.status >= 400) {
+  if (failed) {
     // The body is already on stdout as data; main reports the error and maps the exit code.
     const { toApiError } = await import('../../../client/client.js');
     throw toApiError(response);

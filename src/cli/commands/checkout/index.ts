@@ -1,9 +1,5 @@
-import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
-import * as create from './create.js';
-import * as get from './get.js';
+import { verbs } from '../../command.js';
+import { create } from './create.js';
+import { get } from './get.js';
 
-export function register(noun: Command, f: Factory): void {
-  create.define(noun, f);
-  get.define(noun, f);
-}
+export const register = verbs(create, get);

@@ -1,11 +1,18 @@
-import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
-import * as create from './create.js';
-import * as get from './get.js';
-import * as list from './list.js';
+import { type Customer, CustomerListQuery } from '../../../domain/customers.js';
+import { flag, verbs } from '../../command.js';
+import { getCommand, listCommand } from '../../verbs.js';
+import { create } from './create.js';
+import { customerColumns, customerFields } from './view.js';
 
-export function register(noun: Command, f: Factory): void {
-  create.define(noun, f);
-  get.define(noun, f);
-  list.define(noun, f);
-}
+export const register = verbs(
+  create,
+  getCommand<Customer>('customers.get', { description: 'Show a customer', id: 'Customer id (cus_…)', fields: customerFields, examples: ['pay customers get cus_123', 'pay customers get cus_123 --json'] }),
+  listCommand<Customer>('customers.list', {
+    description: 'List customers, newest first',
+    columns: customerColumns,
+    fields: customerFields,
+    query: CustomerListQuery,
+    filters: { email: flag.string('--email <email>', 'Only customers with this email', { field: 'email' }) },
+    examples: ['pay customers list', 'pay customers list --limit 50 --json'],
+  }),
+);

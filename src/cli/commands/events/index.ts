@@ -1,13 +1,46 @@
-import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
-import * as get from './get.js';
-import * as list from './list.js';
-import * as resend from './resend.js';
-import * as tail from './tail.js';
+import { type Event, EventListQuery, EventResend, type EventWithDeliveries, type ResendResult } from '../../../domain/events.js';
+import { fieldsOf, flag, verbs } from '../../command.js';
+import { getCommand, listCommand, stateCommand } from '../../verbs.js';
+import { tail } from './tail.js';
+import { eventColumns, eventFields, printEvent } from './view.js';
 
-export function register(noun: Command, f: Factory): void {
-  list.define(noun, f);
-  get.define(noun, f);
-  resend.define(noun, f);
-  tail.define(noun, f);
-}
+const ID = 'Event id (evt_…)';
+
+export const register = verbs(
+  listCommand<Event>('events.list', {
+    description: 'List the account\'s events, newest first',
+    columns: eventColumns,
+    fields: eventFields,
+    query: EventListQuery,
+    filters: {
+      type: flag.string('--type <type>', 'Only this type, or a family: payment_intent.*', { field: 'type' }),
+      createdGte: flag.string('--created-gte <when>', 'Created at or after this date or date-time', { field: 'created[gte]' }),
+      createdGt: flag.string('--created-gt <when>', 'Created after this date or date-time', { field: 'created[gt]' }),
+      createdLte: flag.string('--created-lte <when>', 'Created at or before this date or date-time', { field: 'created[lte]' }),
+      createdLt: flag.string('--created-lt <when>', 'Created before this date or date-time', { field: 'created[lt]' }),
+    },
+    examples: ['pay events list --type payment_intent.*', 'pay events list --created-gte 2030-01-01 --created-lt 2030-02-01 --limit 100 --json'],
+  }),
+  getCommand<EventWithDeliveries>('events.get', {
+    description: 'Show an event and its delivery attempts at each webhook endpoint',
+    id: ID,
+    fields: [...eventFields, 'deliveries'],
+    show: (f, event) => printEvent(f.io, event),
+    examples: ['pay events get evt_123', 'pay events get evt_123 --json | jq \'.deliveries[].attempts\''],
+  }),
+  stateCommand('resend', 'events.resend', {
+    description: 'Send an event again: to its webhook endpoints and to running pay webhooks listen processes',
+    id: ID,
+    flags: { webhookEndpoint: flag.string('--webhook-endpoint <we_id>', 'Only to this webhook endpoint (even if it does not subscribe to the type)', { field: 'webhook_endpoint_id' }) },
+    body: EventResend,
+    fields: fieldsOf<ResendResult>()('object', 'event', 'webhook_endpoints', 'listeners'),
+    show(f, result: ResendResult, options) {
+      if (f.io.json) return f.io.printJSON(result);
+      const endpoints = result.webhook_endpoints.length;
+      const listeners = options.webhookEndpoint === undefined ? ` and ${result.listeners} running listener${result.listeners === 1 ? '' : 's'}.` : '.';
+      f.io.success(`Resent ${result.event} to ${endpoints} webhook endpoint${endpoints === 1 ? '' : 's'}${listeners}`);
+    },
+    examples: ['pay events resend evt_123', 'pay events resend evt_123 --webhook-endpoint we_123'],
+  }),
+  tail,
+);

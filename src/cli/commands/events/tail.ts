@@ -1,30 +1,32 @@
-import type { Command } from 'commander';
 import type { Event } from '../../../domain/events.js';
+import { defineCommand, flag } from '../../command.js';
 import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
-import { eventColumns, eventTypesArg } from './view.js';
+import { eventColumns, eventFields, eventTypesArg } from './view.js';
 
 export interface TailOptions {
   types?: string[] | undefined;
   from?: string | undefined;
 }
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('tail')
-    .description('Stream the account\'s events to the terminal as they happen (nothing is forwarded or acknowledged)')
-    .option('--events <types>', 'Only these event types, comma-separated; family.* allowed', eventTypesArg)
-    .option('--from <evt_id>', 'Start with this event, then keep streaming')
-    .action(async (flags: { events?: string[]; from?: string }) => run({ types: flags.events, from: flags.from }, f));
-  withExamples(command, 'pay events tail', 'pay events tail --events payment_intent.*,charge.* --json | jq .type');
-}
+export const tail = defineCommand({
+  name: 'tail',
+  description: 'Stream the account\'s events to the terminal as they happen (nothing is forwarded or acknowledged)',
+  flags: {
+    events: flag.parsed('--events <types>', 'Only these event types, comma-separated; family.* allowed', eventTypesArg),
+    from: flag.string('--from <evt_id>', 'Start with this event, then keep streaming'),
+  },
+  examples: ['pay events tail', 'pay events tail --events payment_intent.*,charge.* --json | jq .type', 'pay events tail --json id,type'],
+  help: '\nWith --json: one event a line, as JSON; --json id,type keeps only those fields of each.\n',
+  fields: eventFields,
+  run: (options, f) => run({ types: options.events, from: options.from }, f),
+});
 
 export async function run(options: TailOptions, f: Factory): Promise<void> {
   const interrupted = f.io.untilStopped();
   const client = await f.client();
   const { lostNotice, reconnectedNotice, Tunnel } = await import('../../../webhooks/tunnel.js');
   const print = (event: Event) =>
-    f.io.json ? f.io.out(JSON.stringify(event)) : f.io.out(eventColumns.map((c) => String(c.value(event) ?? '')).join(f.io.human ? '  ' : '\t'));
+    f.io.json ? f.io.printJSONLine(event) : f.io.out(eventColumns.map((c) => String(c.value(event) ?? '')).join(f.io.human ? '  ' : '\t'));
   let from = options.from;
   let last: string | undefined;
   const tunnel = new Tunnel({

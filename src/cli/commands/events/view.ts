@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { type Event, EventPatternList, type EventWithDeliveries } from '../../../domain/events.js';
+import { fieldsOf } from '../../command.js';
 import type { Column, IO } from '../../io/io.js';
 
 /** `--events a,b.*`: event types of the catalogue, or families of them. */
@@ -16,6 +17,8 @@ export const eventColumns: Column<Event>[] = [
   { header: 'OBJECT', value: (e) => e.data.object.id },
   { header: 'CREATED', value: (e) => e.created },
 ];
+
+export const eventFields = fieldsOf<Event>()('id', 'object', 'created', 'livemode', 'type', 'data');
 
 /** An event and, for a person, one line per delivery attempt under each endpoint. */
 export function printEvent(io: IO, event: EventWithDeliveries): void {

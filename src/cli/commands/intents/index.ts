@@ -1,19 +1,75 @@
-import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
-import * as cancel from './cancel.js';
-import * as capture from './capture.js';
-import * as confirm from './confirm.js';
-import * as create from './create.js';
-import * as get from './get.js';
-import * as list from './list.js';
-import * as update from './update.js';
+import {
+  CANCELLATION_REASONS,
+  type PaymentIntent,
+  PaymentIntentCancel,
+  PaymentIntentCapture,
+  PaymentIntentConfirm,
+  PaymentIntentListQuery,
+  PaymentIntentUpdate,
+  PAYMENT_INTENT_STATUSES,
+} from '../../../domain/payment-intents.js';
+import { flag, verbs } from '../../command.js';
+import { getCommand, listCommand, stateCommand } from '../../verbs.js';
+import { create } from './create.js';
+import { intentColumns, intentFields, showIntent } from './view.js';
 
-export function register(noun: Command, f: Factory): void {
-  create.define(noun, f);
-  confirm.define(noun, f);
-  get.define(noun, f);
-  list.define(noun, f);
-  update.define(noun, f);
-  capture.define(noun, f);
-  cancel.define(noun, f);
-}
+const ID = 'Payment intent id (pi_…)';
+/** The intent after a change, with a word on what happened. */
+const shown = (verb: string) => (f: Parameters<typeof showIntent>[0], intent: PaymentIntent) => showIntent(f, intent, verb);
+
+export const register = verbs(
+  create,
+  stateCommand('confirm', 'payment_intents.confirm', {
+    description: 'Confirm a payment intent: a card is charged at once (exit 6 when declined); a card_present intent goes to its reader',
+    id: ID,
+    flags: { paymentMethod: flag.string('--payment-method <pm_id>', 'Payment method to pay with (required unless the intent has one)', { field: 'payment_method_id' }) },
+    body: PaymentIntentConfirm,
+    show: shown('Confirmed'),
+    fields: intentFields,
+    examples: ['pay intents confirm pi_123 --payment-method pm_123', 'pay intents confirm pi_123 --json'],
+  }),
+  getCommand<PaymentIntent>('payment_intents.get', { description: 'Show a payment intent', id: ID, fields: intentFields, examples: ['pay intents get pi_123', 'pay intents get pi_123 --json | jq .status'] }),
+  listCommand<PaymentIntent>('payment_intents.list', {
+    description: 'List payment intents, newest first',
+    columns: intentColumns,
+    fields: intentFields,
+    query: PaymentIntentListQuery,
+    filters: {
+      subscription: flag.string('--subscription <sub_id>', 'Only the payment attempts of this subscription', { field: 'subscription_id' }),
+      customer: flag.string('--customer <cus_id>', 'Only this customer\'s', { field: 'customer_id' }),
+      status: flag.choice('--status <status>', 'Only intents in this status', PAYMENT_INTENT_STATUSES, { field: 'status' }),
+    },
+    examples: ['pay intents list --status succeeded', 'pay intents list --subscription sub_123 --json'],
+  }),
+  stateCommand('update', 'payment_intents.update', {
+    description: 'Change a payment intent\'s amount (or description, metadata); only before it is confirmed',
+    id: ID,
+    flags: {
+      amount: flag.int('--amount <n>', 'New amount in the currency\'s minor unit', { field: 'amount' }),
+      description: flag.string('--description <text>', 'Description', { field: 'description' }),
+      metadata: flag.keyValue('--metadata <key=value>', 'Metadata pair to set (repeatable)', { field: 'metadata' }),
+    },
+    body: PaymentIntentUpdate,
+    show: shown('Updated'),
+    fields: intentFields,
+    examples: ['pay intents update pi_123 --amount 2499'],
+  }),
+  stateCommand('capture', 'payment_intents.capture', {
+    description: 'Capture an authorized payment intent (capture_method manual), once, up to the authorized amount',
+    id: ID,
+    flags: { amountToCapture: flag.int('--amount-to-capture <n>', 'Amount to capture (default: all that was authorized)', { field: 'amount_to_capture' }) },
+    body: PaymentIntentCapture,
+    show: shown('Captured'),
+    fields: intentFields,
+    examples: ['pay intents capture pi_123', 'pay intents capture pi_123 --amount-to-capture 800'],
+  }),
+  stateCommand('cancel', 'payment_intents.cancel', {
+    description: 'Cancel a payment intent before it is processing or succeeded (held funds are released); irreversible',
+    id: ID,
+    flags: { cancellationReason: flag.choice('--cancellation-reason <reason>', 'Why', CANCELLATION_REASONS, { field: 'cancellation_reason' }) },
+    body: PaymentIntentCancel,
+    show: shown('Canceled'),
+    fields: intentFields,
+    examples: ['pay intents cancel pi_123', 'pay intents cancel pi_123 --cancellation-reason requested_by_customer'],
+  }),
+);

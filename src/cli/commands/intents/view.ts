@@ -1,4 +1,5 @@
 import type { Charge, PaymentIntent } from '../../../domain/payment-intents.js';
+import { fieldsOf } from '../../command.js';
 import type { Factory } from '../../factory.js';
 import type { Column } from '../../io/io.js';
 
@@ -22,6 +23,17 @@ export const chargeColumns: Column<Charge>[] = [
   { header: 'INTENT', value: (c) => c.payment_intent_id },
   { header: 'CREATED', value: (c) => c.created },
 ];
+
+export const intentFields = fieldsOf<PaymentIntent>()(
+  'id', 'object', 'created', 'livemode', 'status', 'amount', 'amount_received', 'amount_capturable', 'tip_amount', 'currency', 'payment_method_types',
+  'payment_method_id', 'confirm', 'capture_method', 'customer_id', 'subscription_id', 'latest_charge_id', 'last_payment_error', 'next_action', 'description',
+  'canceled_at', 'cancellation_reason', 'metadata',
+);
+
+export const chargeFields = fieldsOf<Charge>()(
+  'id', 'object', 'created', 'livemode', 'status', 'amount', 'amount_authorized', 'amount_captured', 'amount_refunded', 'captured', 'refunded', 'currency',
+  'payment_intent_id', 'payment_method_id', 'customer_id', 'subscription_id', 'failure_code', 'failure_message', 'payment_method_details',
+);
 
 /** The intent, with a word at a TTY on what happened and what comes next. */
 export function showIntent(f: Factory, intent: PaymentIntent, verb: string): void {

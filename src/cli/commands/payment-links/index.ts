@@ -1,7 +1,4 @@
-import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
-import * as create from './create.js';
+import { verbs } from '../../command.js';
+import { create } from './create.js';
 
-export function register(noun: Command, f: Factory): void {
-  create.define(noun, f);
-}
+export const register = verbs(create);

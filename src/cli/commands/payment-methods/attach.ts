@@ -1,30 +1,22 @@
-import type { Command } from 'commander';
-import { PaymentMethodAttach, type PaymentMethod } from '../../../domain/payment-methods.js';
-import type { Factory } from '../../factory.js';
-import { checkedBody, withExamples } from '../../flags.js';
+import { type PaymentMethod, PaymentMethodAttach } from '../../../domain/payment-methods.js';
+import { arg, bodyFrom, defineCommand, flag } from '../../command.js';
+import { paymentMethodFields } from './view.js';
 
-export interface AttachOptions {
-  id: string;
-  customer: string;
-}
+const flags = { customer: flag.string('--customer <cus_id>', 'Customer to attach it to', { field: 'customer_id' }) };
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('attach')
-    .description('Attach a payment method to a customer (emits payment_method.attached)')
-    .argument('<id>', 'Payment method id (pm_…)')
-    .option('--customer <cus_id>', 'Customer to attach it to')
-    .action(async (id: string, flags: { customer?: string }) => {
-      const customer = flags.customer ?? (await f.io.ask('--customer', 'Customer id (cus_…)'));
-      await run({ id, customer }, f);
-    });
-  withExamples(command, 'pay payment-methods attach pm_123 --customer cus_123');
-}
-
-export async function run(options: AttachOptions, f: Factory): Promise<void> {
-  const body = checkedBody(PaymentMethodAttach, { customer_id: options.customer });
-  const client = await f.client();
-  const pm = await client.call<PaymentMethod>('payment_methods.attach', { params: { id: options.id }, body });
-  if (f.io.human) f.io.success(`Attached ${pm.id} to ${pm.customer_id}`);
-  f.io.printObject(pm);
-}
+export const attach = defineCommand({
+  name: 'attach',
+  description: 'Attach a payment method to a customer (emits payment_method.attached)',
+  args: { id: arg.required('<id>', 'Payment method id (pm_…)') },
+  flags,
+  examples: ['pay payment-methods attach pm_123 --customer cus_123'],
+  fields: paymentMethodFields,
+  async run(options, f) {
+    const customer = options.customer ?? (await f.io.ask('--customer', 'Customer id (cus_…)'));
+    const body = bodyFrom(PaymentMethodAttach, flags, { customer });
+    const client = await f.client();
+    const pm = await client.call<PaymentMethod>('payment_methods.attach', { params: { id: options.id }, body });
+    if (f.io.human) f.io.success(`Attached ${pm.id} to ${pm.customer_id}`);
+    f.io.printObject(pm);
+  },
+});

@@ -1,4 +1,5 @@
 import type { PaymentMethod } from '../../../domain/payment-methods.js';
+import { fieldsOf } from '../../command.js';
 import type { Column } from '../../io/io.js';
 
 export const paymentMethodColumns: Column<PaymentMethod>[] = [
@@ -8,3 +9,5 @@ export const paymentMethodColumns: Column<PaymentMethod>[] = [
   { header: 'CUSTOMER', value: (p) => p.customer_id },
   { header: 'CREATED', value: (p) => p.created },
 ];
+
+export const paymentMethodFields = fieldsOf<PaymentMethod>()('id', 'object', 'created', 'livemode', 'type', 'card', 'billing_details', 'terminal_reader_id', 'customer_id', 'metadata');

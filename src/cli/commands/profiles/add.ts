@@ -1,54 +1,42 @@
-import type { Command } from 'commander';
 import { Profile, PROFILE_NAME } from '../../../config/profile.js';
+import { arg, defineCommand, flag } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import type { Factory } from '../../factory.js';
-import { checkedBody, withExamples } from '../../flags.js';
-import { shownProfile } from './view.js';
+import { checkedBody } from '../../flags.js';
+import { profileFields, shownProfile } from './view.js';
 
-export interface AddOptions {
-  name?: string;
-  baseUrl?: string;
-  account?: string;
-  apiKey?: string;
-  apiKeyStdin: boolean;
-  headerPrefix?: string;
-  default: boolean;
-}
-
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('add')
-    .description('Add or replace a profile (prompts at a TTY for what is missing)')
-    .argument('[name]', 'Profile name')
-    .option('--base-url <url>', 'Base URL of the service, e.g. https://api.example.com')
-    .option('--account <id>', 'Merchant account id')
-    .option('--api-key <key>', 'API key (prefer --api-key-stdin: flags end up in shell history)')
-    .option('--api-key-stdin', 'Read the API key from stdin', false)
-    .option('--header-prefix <prefix>', 'The service\'s auth header prefix', 'pay')
-    .option('--default', 'Make it the default profile', false)
-    .action(async (name: string | undefined, flags: Omit<AddOptions, 'name'>) => run({ ...flags, name }, f));
-  withExamples(
-    command,
+export const add = defineCommand({
+  name: 'add',
+  description: 'Add or replace a profile (prompts at a TTY for what is missing)',
+  args: { name: arg.optional('[name]', 'Profile name') },
+  flags: {
+    baseUrl: flag.string('--base-url <url>', 'Base URL of the service, e.g. https://api.example.com'),
+    account: flag.string('--account <id>', 'Merchant account id'),
+    apiKey: flag.string('--api-key <key>', 'API key (prefer --api-key-stdin: flags end up in shell history)'),
+    apiKeyStdin: flag.bool('--api-key-stdin', 'Read the API key from stdin'),
+    headerPrefix: flag.string('--header-prefix <prefix>', 'The service\'s auth header prefix', { default: 'pay' }),
+    default: flag.bool('--default', 'Make it the default profile'),
+  },
+  examples: [
     'pay profiles add staging            # prompts for URL, account and key',
     'printf %s "$KEY" | pay profiles add ci --base-url https://api.example.com --account acct_1 --api-key-stdin --default',
-  );
-}
-
-export async function run(options: AddOptions, f: Factory): Promise<void> {
-  const io = f.io;
-  const name = options.name ?? (await io.ask('<name>', 'Profile name', { validate: (v) => (PROFILE_NAME.test(v) ? true : 'Letters, digits, - and _.') }));
-  if (!PROFILE_NAME.test(name)) throw new UsageError(`Invalid profile name '${name}': letters, digits, - and _, starting with a letter or digit.`);
-  if (options.apiKey !== undefined && options.apiKeyStdin) throw new UsageError('Use one of --api-key and --api-key-stdin.');
-  const baseUrl = options.baseUrl ?? (await io.ask('--base-url', 'Base URL of the service'));
-  const account = options.account ?? (await io.ask('--account', 'Merchant account id'));
-  const apiKey = options.apiKey ?? (options.apiKeyStdin ? await io.readStdin() : await io.askSecret('--api-key-stdin', 'API key'));
-  const profile = checkedBody(Profile, { base_url: baseUrl, account, api_key: apiKey, header_prefix: options.headerPrefix }, (param) =>
-    param === 'api_key' ? '--api-key' : `--${param.replace(/_/g, '-')}`,
-  );
-  const store = await f.profiles();
-  store.set(name, profile);
-  if (options.default || store.defaultName() === undefined) store.setDefault(name);
-  const shown = shownProfile(name, profile, store.defaultName() === name);
-  if (io.json) return io.printJSON(shown);
-  io.success(`Saved profile '${name}' (${profile.base_url}, key ${shown.api_key})${shown.default ? ', the default' : ''}.`);
-}
+  ],
+  fields: profileFields,
+  async run(options, f) {
+    const io = f.io;
+    const name = options.name ?? (await io.ask('<name>', 'Profile name', { validate: (v) => (PROFILE_NAME.test(v) ? true : 'Letters, digits, - and _.') }));
+    if (!PROFILE_NAME.test(name)) throw new UsageError(`Invalid profile name '${name}': letters, digits, - and _, starting with a letter or digit.`);
+    if (options.apiKey !== undefined && options.apiKeyStdin) throw new UsageError('Use one of --api-key and --api-key-stdin.');
+    const baseUrl = options.baseUrl ?? (await io.ask('--base-url', 'Base URL of the service'));
+    const account = options.account ?? (await io.ask('--account', 'Merchant account id'));
+    const apiKey = options.apiKey ?? (options.apiKeyStdin ? await io.readStdin() : await io.askSecret('--api-key-stdin', 'API key'));
+    const profile = checkedBody(Profile, { base_url: baseUrl, account, api_key: apiKey, header_prefix: options.headerPrefix }, (param) =>
+      param === 'api_key' ? '--api-key' : `--${param.replace(/_/g, '-')}`,
+    );
+    const store = await f.profiles();
+    store.set(name, profile);
+    if (options.default || store.defaultName() === undefined) store.setDefault(name);
+    const shown = shownProfile(name, profile, store.defaultName() === name);
+    if (io.json) return io.printJSON(shown);
+    io.success(`Saved profile '${name}' (${profile.base_url}, key ${shown.api_key})${shown.default ? ', the default' : ''}.`);
+  },
+});

@@ -1,5 +1,6 @@
 import { maskSecret } from '../../../config/mask.js';
 import type { Profile } from '../../../config/profile.js';
+import { fieldsOf } from '../../command.js';
 
 /** A profile as it may be shown: the key masked, the listen secret left out. */
 export function shownProfile(name: string, profile: Profile, isDefault: boolean) {
@@ -13,3 +14,5 @@ export function shownProfile(name: string, profile: Profile, isDefault: boolean)
     sandbox: profile.sandbox === true,
   };
 }
+
+export const profileFields = fieldsOf<ReturnType<typeof shownProfile>>()('name', 'default', 'base_url', 'account', 'api_key', 'header_prefix', 'sandbox');

@@ -1,15 +1,27 @@
-import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
-import * as activate from './activate.js';
-import * as activationCode from './activation-code.js';
-import * as get from './get.js';
-import * as list from './list.js';
-import * as present from './present.js';
+import { PROCESSORS, ReaderListQuery, type TerminalReader } from '../../../domain/terminal-readers.js';
+import { flag, verbs } from '../../command.js';
+import { getCommand, listCommand } from '../../verbs.js';
+import { activate } from './activate.js';
+import { activationCode } from './activation-code.js';
+import { present } from './present.js';
+import { readerColumns, readerFields } from './view.js';
 
-export function register(noun: Command, f: Factory): void {
-  list.define(noun, f);
-  get.define(noun, f);
-  activationCode.define(noun, f);
-  activate.define(noun, f);
-  present.define(noun, f);
-}
+export const register = verbs(
+  listCommand<TerminalReader>('terminal_readers.list', {
+    description: 'List the account\'s terminal readers (to learn a terminal_reader_id)',
+    columns: readerColumns,
+    fields: readerFields,
+    query: ReaderListQuery,
+    filters: { processor: flag.choice('--processor <p>', 'Only readers of this processor', PROCESSORS, { field: 'processor' }) },
+    examples: ['pay readers list', 'pay readers list --processor B --json'],
+  }),
+  getCommand<TerminalReader>('terminal_readers.get', {
+    description: 'Show a terminal reader (status online while it is connected)',
+    id: 'Terminal reader id (tmr_…)',
+    fields: readerFields,
+    examples: ['pay readers get tmr_123'],
+  }),
+  activationCode,
+  activate,
+  present,
+);

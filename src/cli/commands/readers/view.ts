@@ -1,4 +1,5 @@
 import type { TerminalReader } from '../../../domain/terminal-readers.js';
+import { fieldsOf } from '../../command.js';
 import type { Column } from '../../io/io.js';
 
 export const readerColumns: Column<TerminalReader>[] = [
@@ -10,3 +11,5 @@ export const readerColumns: Column<TerminalReader>[] = [
   { header: 'TYPE', value: (r) => r.device_type },
   { header: 'LABEL', value: (r) => r.label },
 ];
+
+export const readerFields = fieldsOf<TerminalReader>()('id', 'object', 'created', 'livemode', 'serial_number', 'processor', 'model', 'label', 'device_type', 'status', 'activated_at', 'action');

@@ -1,11 +1,21 @@
-import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
-import * as create from './create.js';
-import * as get from './get.js';
-import * as list from './list.js';
+import { type Refund, RefundListQuery } from '../../../domain/refunds.js';
+import { flag, verbs } from '../../command.js';
+import { getCommand, listCommand } from '../../verbs.js';
+import { create } from './create.js';
+import { refundColumns, refundFields } from './view.js';
 
-export function register(noun: Command, f: Factory): void {
-  create.define(noun, f);
-  get.define(noun, f);
-  list.define(noun, f);
-}
+export const register = verbs(
+  create,
+  getCommand<Refund>('refunds.get', { description: 'Show a refund', id: 'Refund id (re_…)', fields: refundFields, examples: ['pay refunds get re_123'] }),
+  listCommand<Refund>('refunds.list', {
+    description: 'List refunds, newest first',
+    columns: refundColumns,
+    fields: refundFields,
+    query: RefundListQuery,
+    filters: {
+      paymentIntent: flag.string('--payment-intent <pi_id>', 'Only the refunds of this payment intent', { field: 'payment_intent_id' }),
+      status: flag.choice('--status <status>', 'Only refunds in this status', ['pending', 'succeeded', 'failed'], { field: 'status' }),
+    },
+    examples: ['pay refunds list --payment-intent pi_123'],
+  }),
+);

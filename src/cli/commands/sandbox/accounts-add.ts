@@ -1,27 +1,26 @@
-import type { Command } from 'commander';
 import { PROFILE_NAME } from '../../../config/profile.js';
 import { maskSecret } from '../../../config/mask.js';
 import { AccountCreate } from '../../../domain/test-helpers.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { checkedBody, withExamples } from '../../flags.js';
+import { defineCommand, flag, type OptionsOf } from '../../command.js';
+import { checkedBody } from '../../flags.js';
 
-export interface AccountsAddOptions {
-  account?: string;
-  apiKeyStdin: boolean;
-  name?: string;
-}
+const flags = {
+  account: flag.string('--account <id>', 'Account id (acct_…); generated when omitted'),
+  apiKeyStdin: flag.bool('--api-key-stdin', 'Read the new account\'s API key from stdin; generated when omitted'),
+  name: flag.string('--name <profile>', 'Name of the profile to write (default: the account id)'),
+};
+export type AccountsAddOptions = OptionsOf<Record<never, never>, typeof flags>;
 
-export function define(parent: Command, f: Factory): void {
-  const command = parent
-    .command('add')
-    .description('Add another sandbox account and a profile for it')
-    .option('--account <id>', 'Account id (acct_…); generated when omitted')
-    .option('--api-key-stdin', 'Read the new account\'s API key from stdin; generated when omitted', false)
-    .option('--name <profile>', 'Name of the profile to write (default: the account id)')
-    .action(async (flags: AccountsAddOptions) => run(flags, f));
-  withExamples(command, 'pay sandbox accounts add', 'printf %s "$KEY" | pay sandbox accounts add --account acct_ci_2 --api-key-stdin --name second');
-}
+export const accountsAdd = defineCommand({
+  name: 'add',
+  description: 'Add another sandbox account and a profile for it',
+  flags,
+  examples: ['pay sandbox accounts add', 'printf %s "$KEY" | pay sandbox accounts add --account acct_ci_2 --api-key-stdin --name second'],
+  fields: ['profile', 'account', 'api_key', 'base_url'],
+  run: (options, f) => run(options, f),
+});
 
 export async function run(options: AccountsAddOptions, f: Factory): Promise<void> {
   if (options.name !== undefined && !PROFILE_NAME.test(options.name)) {

@@ -1,18 +1,13 @@
-import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
+import { defineCommand } from '../../command.js';
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('cards')
-    .description('Show the test cards and the outcome each one gets (any other valid card of an online brand succeeds)')
-    .action(async () => run(f));
-  withExamples(command, 'pay sandbox cards', 'pay sandbox cards --json | jq -r \'.[] | select(.outcome == "success") | .number\'');
-}
-
-export async function run(f: Factory): Promise<void> {
-  const { TEST_CARDS } = await import('../../../domain/test-cards.js');
-  if (f.io.json) return f.io.printJSON(TEST_CARDS);
-  await f.io.printTable(['NUMBER', 'BRAND', 'OUTCOME'], TEST_CARDS.map((c) => [c.number, c.brand, c.description]));
-  if (f.io.human) f.io.info('Use any future expiry (e.g. 12/34), a 3-digit CVC (4 for amex) and any ZIP.');
-}
+export const cards = defineCommand({
+  name: 'cards',
+  description: 'Show the test cards and the outcome each one gets (any other valid card of an online brand succeeds)',
+  examples: ['pay sandbox cards', 'pay sandbox cards --json | jq -r \'.[] | select(.outcome == "success") | .number\''],
+  async run(_, f) {
+    const { TEST_CARDS } = await import('../../../domain/test-cards.js');
+    if (f.io.json) return f.io.printJSON(TEST_CARDS);
+    await f.io.printTable(['NUMBER', 'BRAND', 'OUTCOME'], TEST_CARDS.map((c) => [c.number, c.brand, c.description]));
+    if (f.io.human) f.io.info('Use any future expiry (e.g. 12/34), a 3-digit CVC (4 for amex) and any ZIP.');
+  },
+});

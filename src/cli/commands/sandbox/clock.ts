@@ -1,34 +1,43 @@
-import type { Command } from 'commander';
 import { ClockAdvance, type TestClockObject } from '../../../domain/test-helpers.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { checkedBody, intArg, withExamples } from '../../flags.js';
+import { bodyFrom, defineCommand, fieldsOf, flag, group } from '../../command.js';
 
 /** No `advance`: show the clock. */
 export interface ClockOptions {
   advance?: ClockAdvance;
 }
 
-export function define(noun: Command, f: Factory): void {
-  const clock = noun.command('clock').description('Show or advance the test clock of the profile\'s sandbox account');
-  withExamples(clock, 'pay sandbox clock', 'pay sandbox clock advance --to 2030-02-01', 'pay sandbox clock advance --days 30 --json');
-  const show = clock
-    .command('show', { isDefault: true })
-    .description('Show the clock\'s current instant')
-    .action(async () => {
-      await run({}, f);
-    });
-  withExamples(show, 'pay sandbox clock show', 'pay sandbox clock show --json');
-  const advance = clock
-    .command('advance')
-    .description('Move the clock forward, running every payment and cancellation due on the way, in date order')
-    .option('--to <date>', 'Target date (YYYY-MM-DD, meaning 00:00:00Z) or ISO 8601 date-time')
-    .option('--days <n>', 'Number of days to move forward', intArg)
-    .action(async (flags: { to?: string; days?: number }) => {
-      await run({ advance: checkedBody(ClockAdvance, { to: flags.to, days: flags.days }) }, f);
-    });
-  withExamples(advance, 'pay sandbox clock advance --to 2030-02-01', 'pay sandbox clock advance --days 7');
-}
+const clockFields = fieldsOf<TestClockObject>()('object', 'now');
+const advanceFlags = {
+  to: flag.string('--to <date>', 'Target date (YYYY-MM-DD, meaning 00:00:00Z) or ISO 8601 date-time', { field: 'to' }),
+  days: flag.int('--days <n>', 'Number of days to move forward', { field: 'days' }),
+};
+
+/** `pay sandbox clock [show]` and `pay sandbox clock advance`. */
+export const clock = group(
+  'clock',
+  'Show or advance the test clock of the profile\'s sandbox account',
+  [
+    defineCommand({
+      name: 'show',
+      isDefault: true,
+      description: 'Show the clock\'s current instant',
+      examples: ['pay sandbox clock show', 'pay sandbox clock show --json'],
+      fields: clockFields,
+      run: (_, f) => run({}, f),
+    }),
+    defineCommand({
+      name: 'advance',
+      description: 'Move the clock forward, running every payment and cancellation due on the way, in date order',
+      flags: advanceFlags,
+      examples: ['pay sandbox clock advance --to 2030-02-01', 'pay sandbox clock advance --days 7'],
+      fields: clockFields,
+      run: (options, f) => run({ advance: bodyFrom(ClockAdvance, advanceFlags, options) }, f),
+    }),
+  ],
+  ['pay sandbox clock', 'pay sandbox clock advance --to 2030-02-01', 'pay sandbox clock advance --days 30 --json'],
+);
 
 export async function run(options: ClockOptions, f: Factory): Promise<TestClockObject> {
   const profile = await f.profile();

@@ -1,20 +1,18 @@
-import type { Command } from 'commander';
 import { CancelError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
+import { defineCommand, flag, type OptionsOf } from '../../command.js';
 
-export interface ResetOptions {
-  yes: boolean;
-}
+const flags = { yes: flag.bool('-y, --yes', 'Do not ask for confirmation') };
+export type ResetOptions = OptionsOf<Record<never, never>, typeof flags>;
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('reset')
-    .description('Erase every object and event of the profile\'s sandbox account (keys and profile stay)')
-    .option('-y, --yes', 'Do not ask for confirmation', false)
-    .action(async (flags: ResetOptions) => run(flags, f));
-  withExamples(command, 'pay sandbox reset --yes');
-}
+export const reset = defineCommand({
+  name: 'reset',
+  description: 'Erase every object and event of the profile\'s sandbox account (keys and profile stay)',
+  flags,
+  examples: ['pay sandbox reset --yes'],
+  fields: ['account', 'clock'],
+  run: (options, f) => run(options, f),
+});
 
 export async function run(options: ResetOptions, f: Factory): Promise<void> {
   const profile = await f.profile();

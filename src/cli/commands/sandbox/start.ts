@@ -1,46 +1,40 @@
 import type { AddressInfo } from 'node:net';
-import type { Command } from 'commander';
 import { z } from 'zod';
 import { DateString } from '../../../domain/common.js';
+import { clockTarget } from '../../../domain/test-helpers.js';
 import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { sandboxDbFile } from '../../../config/paths.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { intArg, withExamples } from '../../flags.js';
+import { defineCommand, flag, type OptionsOf } from '../../command.js';
 
-export interface StartOptions {
-  port: number;
-  host: string;
-  db?: string | undefined;
-  memory: boolean;
-  clock?: string | undefined;
-  rateLimit?: string | undefined;
-  detach: boolean;
-}
+const flags = {
+  port: flag.int('--port <n>', 'Port to listen on; 0 picks a free one', { default: 12111 }),
+  host: flag.string('--host <host>', 'Address to listen on; anything but loopback exposes every account (a warning says what)', { default: '127.0.0.1' }),
+  db: flag.string('--db <file>', 'SQLite database file (default: sandbox.db in the config dir)'),
+  memory: flag.bool('--memory', 'Keep everything in memory; nothing survives a stop'),
+  clock: flag.string('--clock <date>', 'Start new accounts\' test clocks at this date (YYYY-MM-DD) or date-time, for reproducible runs'),
+  rateLimit: flag.string('--rate-limit <n/s>', 'Answer 429 with Retry-After beyond N API requests a second per account (default: no limit)'),
+  detach: flag.bool('--detach', 'Run in the background and return once it accepts requests'),
+};
+export type StartOptions = OptionsOf<Record<never, never>, typeof flags>;
 
 const ClockFlag = z.union([DateString, z.iso.datetime({ offset: true })]);
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('start')
-    .description('Start the local sandbox service (it becomes the `sandbox` profile)')
-    .option('--port <n>', 'Port to listen on; 0 picks a free one', intArg, 12111)
-    .option('--host <host>', 'Address to listen on; anything but loopback exposes every account (a warning says what)', '127.0.0.1')
-    .option('--db <file>', 'SQLite database file (default: sandbox.db in the config dir)')
-    .option('--memory', 'Keep everything in memory; nothing survives a stop', false)
-    .option('--clock <date>', 'Start new accounts\' test clocks at this date (YYYY-MM-DD) or date-time, for reproducible runs')
-    .option('--rate-limit <n/s>', 'Answer 429 with Retry-After beyond N API requests a second per account (default: no limit)')
-    .option('--detach', 'Run in the background and return once it accepts requests', false)
-    .action(async (flags: StartOptions) => run(flags, f));
-  withExamples(
-    command,
+export const start = defineCommand({
+  name: 'start',
+  description: 'Start the local sandbox service (it becomes the `sandbox` profile)',
+  flags,
+  examples: [
     'pay sandbox start                    # in the foreground; Ctrl-C stops it',
     'pay sandbox start --detach --json    # {"base_url", "account", "pid"}',
     'pay sandbox start --port 0 --memory --clock 2030-01-01',
     'pay sandbox start --rate-limit 5/s   # 429 with Retry-After beyond 5 requests a second per account',
     'PAY_SANDBOX_RETRY_SCALE=0.001 pay sandbox start   # webhook retries after 1 ms, 5 ms, 30 ms… (tests)',
-  );
-}
+  ],
+  fields: ['base_url', 'listening', 'account', 'pid'],
+  run: (options, f) => run(options, f),
+});
 
 /**
  * `PAY_SANDBOX_RETRY_SCALE` multiplies the webhook retry schedule (1 s, 5 s, 30 s, 2 min,
@@ -70,7 +64,7 @@ function checkOptions(options: StartOptions): string | undefined {
   if (options.memory && options.db) throw new UsageError('--db and --memory cannot be used together: choose one.');
   if (options.clock === undefined) return undefined;
   if (!ClockFlag.safeParse(options.clock).success) throw new UsageError(`Invalid --clock: must be a date (YYYY-MM-DD) or an ISO 8601 date-time, got '${options.clock}'.`);
-  return /^\d{4}-\d{2}-\d{2}$/.test(options.clock) ? `${options.clock}T00:00:00Z` : new Date(options.clock).toISOString().replace(/\.000Z$/, 'Z');
+  return clockTarget({ to: options.clock }, '');
 }
 
 export async function run(options: StartOptions, f: Factory): Promise<void> {
@@ -106,12 +100,12 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const account = f.env.PAY_SANDBOX_ACCOUNT || saved?.account;
   const apiKey = f.env.PAY_SANDBOX_API_KEY || saved?.api_key || newApiKey();
 
-  const { buildServer } = await import('../../../sandbox/server.js');
+  const { buildServer, listen } = await import('../../../sandbox/server.js');
   const db = options.memory ? ':memory:' : (options.db ?? sandboxDbFile(dir));
-  const { app, sandbox } = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } });
+  const server = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } });
+  const { app, sandbox } = server;
   const created = sandbox.addAccount({ id: account, apiKey });
-  const address = await app.listen({ port: options.port, host: options.host }).catch(async (error: NodeJS.ErrnoException) => {
-    await app.close();
+  const address = await listen(server, { port: options.port, host: options.host }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new UsageError(`Invalid --port: ${options.port} is in use; choose another (0 picks a free one).`);
     throw error;
   });

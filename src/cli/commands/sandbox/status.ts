@@ -1,22 +1,17 @@
-import type { Command } from 'commander';
 import { NetworkError } from '../../../client/errors.js';
-import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
+import { defineCommand } from '../../command.js';
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('status')
-    .description('Show whether the sandbox is running (exit 7 when it is not)')
-    .action(async () => run(f));
-  withExamples(command, 'pay sandbox status', 'pay sandbox status --json || pay sandbox start --detach');
-}
-
-export async function run(f: Factory): Promise<void> {
-  const daemon = await import('../../../sandbox/daemon.js');
-  const state = await daemon.runningSandbox(f.configDir);
-  if (!state) {
-    if (f.io.json) f.io.printJSON({ running: false });
-    throw new NetworkError('The sandbox is not running. Start it with: pay sandbox start --detach', daemon.readState(f.configDir)?.base_url ?? '');
-  }
-  f.io.printObject({ running: true, ...state });
-}
+export const status = defineCommand({
+  name: 'status',
+  description: 'Show whether the sandbox is running (exit 7 when it is not)',
+  examples: ['pay sandbox status', 'pay sandbox status --json || pay sandbox start --detach'],
+  async run(_, f) {
+    const daemon = await import('../../../sandbox/daemon.js');
+    const state = await daemon.runningSandbox(f.configDir);
+    if (!state) {
+      if (f.io.json) f.io.printJSON({ running: false });
+      throw new NetworkError('The sandbox is not running. Start it with: pay sandbox start --detach', daemon.readState(f.configDir)?.base_url ?? '');
+    }
+    f.io.printObject({ running: true, ...state });
+  },
+});

@@ -1,92 +1,61 @@
-import type { Command } from 'commander';
 import type { Client } from '../../../client/client.js';
 import type { ListPage } from '../../../domain/common.js';
 import type { Customer } from '../../../domain/customers.js';
 import { INTERVAL_UNITS } from '../../../domain/schedule.js';
 import { scheduledDates, type Subscription, SubscriptionCreate, SubscriptionFields } from '../../../domain/subscriptions.js';
+import { defineCommand, fieldsFrom, flag, flagNamer } from '../../command.js';
 import { CancelError, UsageError } from '../../errors.js';
-import { pickPaymentMethod } from '../payment-methods/pick.js';
 import type { Factory } from '../../factory.js';
-import { checkedBody, intArg, keyValueArg, withExamples } from '../../flags.js';
-import { intervalText, subscriptionFlag } from './view.js';
+import { checkedBody } from '../../flags.js';
+import { pickPaymentMethod } from '../payment-methods/pick.js';
+import { intervalText, subscriptionFields } from './view.js';
 
 type Fields = { [K in keyof SubscriptionCreate]?: unknown };
 
-export interface CreateOptions {
-  /** As given by flags; what is missing is asked for at a TTY. */
-  fields: Fields;
-  yes: boolean;
-}
+const flags = {
+  customer: flag.string('--customer <id>', 'Customer to charge (cus_…); fixed for the subscription\'s life', { field: 'customer_id' }),
+  paymentMethod: flag.string('--payment-method <id>', 'Card payment method attached to that customer (pm_…)', { field: 'payment_method_id' }),
+  price: flag.int('--price <amount>', 'Amount charged each cycle, in minor units (1500 = 15.00)', { field: 'price' }),
+  currency: flag.string('--currency <code>', 'Three-letter currency code (default usd)', { field: 'currency' }),
+  billingCycleAnchor: flag.string('--billing-cycle-anchor <date>', 'Date of the first payment, YYYY-MM-DD (today or later); fixes the schedule', { field: 'billing_cycle_anchor' }),
+  intervalUnit: flag.string('--interval-unit <unit>', 'week, month or year', { field: 'interval_unit' }),
+  intervalCount: flag.int('--interval-count <n>', 'Number of interval units between payments', { field: 'interval_count' }),
+  cancelAt: flag.string('--cancel-at <date>', 'Cancel on this date (YYYY-MM-DD), after the anchor; the anchor\'s next day makes a single future payment', { field: 'cancel_at' }),
+  platformFeeAmount: flag.int('--platform-fee-amount <amount>', 'Platform fee in minor units, at most the price', { field: 'platform_fee_amount' }),
+  metadata: flag.keyValue('--metadata <key=value>', 'Metadata pair (repeatable)', { field: 'metadata' }),
+  yes: flag.bool('-y, --yes', 'Create without showing the schedule and asking for confirmation'),
+};
+const flagFor = flagNamer(flags);
 
-interface CreateFlags {
-  customer?: string;
-  paymentMethod?: string;
-  price?: number;
-  currency?: string;
-  billingCycleAnchor?: string;
-  intervalUnit?: string;
-  intervalCount?: number;
-  cancelAt?: string;
-  platformFeeAmount?: number;
-  metadata?: Record<string, string>;
-  yes: boolean;
-}
-
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('create')
-    .description('Create a subscription: a stored card charged on a schedule from billing_cycle_anchor (asks for what is missing at a TTY)')
-    .option('--customer <id>', 'Customer to charge (cus_…); fixed for the subscription\'s life')
-    .option('--payment-method <id>', 'Card payment method attached to that customer (pm_…)')
-    .option('--price <amount>', 'Amount charged each cycle, in minor units (1500 = 15.00)', intArg)
-    .option('--currency <code>', 'Three-letter currency code (default usd)')
-    .option('--billing-cycle-anchor <date>', 'Date of the first payment, YYYY-MM-DD (today or later); fixes the schedule')
-    .option('--interval-unit <unit>', 'week, month or year')
-    .option('--interval-count <n>', 'Number of interval units between payments', intArg)
-    .option('--cancel-at <date>', 'Cancel on this date (YYYY-MM-DD), after the anchor; the anchor\'s next day makes a single future payment')
-    .option('--platform-fee-amount <amount>', 'Platform fee in minor units, at most the price', intArg)
-    .option('--metadata <key=value>', 'Metadata pair (repeatable)', keyValueArg)
-    .option('-y, --yes', 'Create without showing the schedule and asking for confirmation', false)
-    .action(async (flags: CreateFlags) => {
-      const fields: Fields = {
-        customer_id: flags.customer,
-        payment_method_id: flags.paymentMethod,
-        price: flags.price,
-        currency: flags.currency,
-        billing_cycle_anchor: flags.billingCycleAnchor,
-        interval_unit: flags.intervalUnit,
-        interval_count: flags.intervalCount,
-        cancel_at: flags.cancelAt,
-        platform_fee_amount: flags.platformFeeAmount,
-        metadata: flags.metadata,
-      };
-      await run({ fields, yes: flags.yes }, f);
-    });
-  withExamples(
-    command,
+export const create = defineCommand({
+  name: 'create',
+  description: 'Create a subscription: a stored card charged on a schedule from billing_cycle_anchor (asks for what is missing at a TTY)',
+  flags,
+  examples: [
     'pay subscriptions create            # at a TTY: pick the customer and card, see the first dates, confirm',
     'pay subscriptions create --customer cus_123 --payment-method pm_456 --price 1500 --billing-cycle-anchor 2030-01-31 --interval-unit month --interval-count 1 --yes',
     'pay subscriptions create --customer cus_123 --payment-method pm_456 --price 5000 --billing-cycle-anchor 2030-03-01 --interval-unit month --interval-count 1 --cancel-at 2030-03-02   # one future payment',
-  );
-}
-
-export async function run(options: CreateOptions, f: Factory): Promise<Subscription> {
-  // Bad values are usage errors before any prompt or request.
-  checkedBody(SubscriptionFields.partial(), options.fields, subscriptionFlag);
-  const fields = f.io.canPrompt ? await askMissing(options.fields, f) : options.fields;
-  const body = checkedBody(SubscriptionCreate, fields, subscriptionFlag);
-  if (f.io.canPrompt && !options.yes) {
-    f.io.info(`${body.price} ${body.currency ?? 'usd'} ${intervalText(body)} from ${body.billing_cycle_anchor}${body.cancel_at ? `, until it cancels on ${body.cancel_at}` : ''}. First due dates:`);
-    // A preview, not data: on stderr, so --json output stays the created subscription alone.
-    scheduledDates({ ...body, cancel_at: body.cancel_at ?? null }, 5).forEach((date, i) => f.io.info(`  ${i + 1}  ${date}`));
-    if (!(await f.io.confirm('Create this subscription?', true))) throw new CancelError('No subscription created.');
-  }
-  const client = await f.client();
-  const subscription = await client.call<Subscription>('subscriptions.create', { body });
-  if (f.io.human) f.io.success(`Created subscription ${subscription.id}: ${subscription.status}, first payment ${subscription.next_payment_at}`);
-  f.io.printObject(subscription);
-  return subscription;
-}
+  ],
+  fields: subscriptionFields,
+  async run(options, f) {
+    const given: Fields = fieldsFrom(flags, options);
+    // Bad values are usage errors before any prompt or request.
+    checkedBody(SubscriptionFields.partial(), given, flagFor);
+    const fields = f.io.canPrompt ? await askMissing(given, f) : given;
+    const body = checkedBody(SubscriptionCreate, fields, flagFor);
+    if (f.io.canPrompt && !options.yes) {
+      f.io.info(`${body.price} ${body.currency ?? 'usd'} ${intervalText(body)} from ${body.billing_cycle_anchor}${body.cancel_at ? `, until it cancels on ${body.cancel_at}` : ''}. First due dates:`);
+      // A preview, not data: on stderr, so --json output stays the created subscription alone.
+      scheduledDates({ ...body, cancel_at: body.cancel_at ?? null }, 5).forEach((date, i) => f.io.info(`  ${i + 1}  ${date}`));
+      if (!(await f.io.confirm('Create this subscription?', true))) throw new CancelError('No subscription created.');
+    }
+    const client = await f.client();
+    const subscription = await client.call<Subscription>('subscriptions.create', { body });
+    if (f.io.human) f.io.success(`Created subscription ${subscription.id}: ${subscription.status}, first payment ${subscription.next_payment_at}`);
+    f.io.printObject(subscription);
+    return subscription;
+  },
+});
 
 async function askMissing(given: Fields, f: Factory): Promise<Fields> {
   const fields = { ...given };

@@ -1,27 +1,54 @@
-import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
-import * as cancel from './cancel.js';
-import * as create from './create.js';
-import * as get from './get.js';
-import * as list from './list.js';
-import * as pastDue from './past-due.js';
-import * as pause from './pause.js';
-import * as resume from './resume.js';
-import * as retry from './retry.js';
-import * as retryPastDue from './retry-past-due.js';
-import * as schedule from './schedule.js';
-import * as update from './update.js';
+import { type Subscription, SubscriptionListQuery } from '../../../domain/subscriptions.js';
+import { flag, verbs } from '../../command.js';
+import { getCommand, listCommand, stateCommand } from '../../verbs.js';
+import { cancel } from './cancel.js';
+import { create } from './create.js';
+import { pastDue } from './past-due.js';
+import { retryPastDue } from './retry-past-due.js';
+import { schedule } from './schedule.js';
+import { update } from './update.js';
+import { showChanged, subscriptionColumns, subscriptionFields } from './view.js';
 
-export function register(noun: Command, f: Factory): void {
-  create.define(noun, f);
-  get.define(noun, f);
-  list.define(noun, f);
-  update.define(noun, f);
-  pause.define(noun, f);
-  resume.define(noun, f);
-  cancel.define(noun, f);
-  retry.define(noun, f);
-  schedule.define(noun, f);
-  pastDue.define(noun, f);
-  retryPastDue.define(noun, f);
-}
+const ID = 'Subscription id (sub_…)';
+
+export const register = verbs(
+  create,
+  getCommand<Subscription>('subscriptions.get', { description: 'Show a subscription', id: ID, fields: subscriptionFields, examples: ['pay subscriptions get sub_123', 'pay subscriptions get sub_123 --json'] }),
+  listCommand<Subscription>('subscriptions.list', {
+    description: 'List subscriptions, newest first',
+    columns: subscriptionColumns,
+    fields: subscriptionFields,
+    query: SubscriptionListQuery,
+    filters: {
+      status: flag.string('--status <status>', 'Only this status: pending, active, past_due, paused or canceled', { field: 'status' }),
+      customer: flag.string('--customer <id>', 'Only this customer\'s (cus_…)', { field: 'customer_id' }),
+    },
+    examples: ['pay subscriptions list --status past_due', 'pay subscriptions list --customer cus_123 --json'],
+  }),
+  update,
+  stateCommand('pause', 'subscriptions.pause', {
+    description: 'Pause an active subscription: no payment is attempted until it is resumed',
+    id: ID,
+    fields: subscriptionFields,
+    show: showChanged('Paused'),
+    examples: ['pay subscriptions pause sub_123'],
+  }),
+  stateCommand('resume', 'subscriptions.resume', {
+    description: 'Resume a paused subscription; due dates missed while paused are skipped, not charged',
+    id: ID,
+    fields: subscriptionFields,
+    show: showChanged('Resumed'),
+    examples: ['pay subscriptions resume sub_123'],
+  }),
+  cancel,
+  stateCommand('retry', 'subscriptions.retry', {
+    description: 'Retry the payment of a past_due subscription with its current payment method (exit 6 if declined)',
+    id: ID,
+    fields: subscriptionFields,
+    show: showChanged('Retried'),
+    examples: ['pay subscriptions update sub_123 --payment-method pm_456 && pay subscriptions retry sub_123'],
+  }),
+  schedule,
+  pastDue,
+  retryPastDue,
+);

@@ -1,54 +1,56 @@
-import { type Command, Option } from 'commander';
 import { z } from 'zod';
 import { IdOf } from '../../../domain/common.js';
 import type { BatchDecision, PastDueSubscription } from '../../../operator/past-due.js';
+import { defineCommand, fieldsOf, flag, type OptionsOf } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { checkedBody, intArg, withExamples } from '../../flags.js';
+import { checkedBody } from '../../flags.js';
 import type { Column } from '../../io/io.js';
 import { subscriptionFlag } from './view.js';
-
-export interface PastDueOptions {
-  customer?: string | undefined;
-  /** undefined: every one. */
-  limit?: number | undefined;
-}
 
 /** A past_due subscription with what a default batch would do with it. */
 export type PastDueRow = PastDueSubscription & BatchDecision;
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('past-due')
-    .description('List past_due subscriptions, newest first, with the decline (soft or hard), whether the payment method changed since, and whether a batch retry would retry it (for support)')
-    .option('--customer <id>', 'Only this customer\'s (cus_…)')
-    .addOption(new Option('--limit <n>', 'How many to show, from 1 (default 10)').argParser(intArg).conflicts('all'))
-    .option('--all', 'Show every past_due subscription, page after page')
-    .action(async (flags: { customer?: string; limit?: number; all?: boolean }) => {
-      await run({ customer: flags.customer, limit: flags.all ? undefined : (flags.limit ?? 10) }, f);
-    });
-  withExamples(
-    command,
+export const pastDueFields = fieldsOf<PastDueRow>()(
+  'subscription_id', 'customer_id', 'payment_method_id', 'status', 'amount', 'currency', 'past_due_since', 'payment_intent_id', 'decline_code', 'decline_message',
+  'decline_type', 'failed_payment_method_id', 'payment_method_changed', 'retry', 'skip_reason',
+);
+
+const flags = {
+  customer: flag.string('--customer <id>', 'Only this customer\'s (cus_…)'),
+  limit: flag.int('--limit <n>', 'How many to show, from 1 (default 10)'),
+  all: flag.bool('--all', 'Show every past_due subscription, page after page', { conflicts: ['limit'] }),
+};
+export type PastDueOptions = OptionsOf<Record<never, never>, typeof flags>;
+
+export const pastDue = defineCommand({
+  name: 'past-due',
+  description: 'List past_due subscriptions, newest first, with the decline (soft or hard), whether the payment method changed since, and whether a batch retry would retry it (for support)',
+  flags,
+  examples: [
     'pay subscriptions past-due',
     'pay subscriptions past-due --customer cus_123',
     'pay subscriptions past-due --all --json | jq -r \'.data[] | select(.retry | not) | [.subscription_id, .skip_reason] | @tsv\'',
     'pay subscriptions retry-past-due --dry-run      # the batch: what it would charge, what it skips and why',
-  );
-  command.addHelpText('after', `
+  ],
+  help: `
 A batch retry (pay subscriptions retry-past-due) retries a subscription when its payment
 method changed since its last failed attempt. On an unchanged card it retries a soft
 decline (insufficient_funds, card_declined, processing_error…) only with
 --include-unchanged, and a hard decline (expired_card, incorrect_cvc,
 card_not_supported…) never: pay subscriptions retry sub_… is the one-off override.
-`);
-}
+`,
+  fields: pastDueFields,
+  run: (options, f) => run(options, f),
+});
 
 export async function run(options: PastDueOptions, f: Factory): Promise<PastDueRow[]> {
   if (options.limit !== undefined && options.limit < 1) throw new UsageError('Invalid --limit: must be 1 or more (or --all).');
   checkedBody(PastDueSelection, { customer_id: options.customer }, selectionFlag);
+  const limit = options.all ? undefined : (options.limit ?? 10);
   const client = await f.client();
   const { batchDecision, findPastDue } = await import('../../../operator/past-due.js');
-  const page = await f.io.spin('Finding past_due subscriptions…', () => findPastDue(client, { customer: options.customer, limit: options.limit }));
+  const page = await f.io.spin('Finding past_due subscriptions…', () => findPastDue(client, { customer: options.customer, limit }));
   const rows: PastDueRow[] = page.data.map((item) => ({ ...item, ...batchDecision(item, { includeUnchanged: false }) }));
   f.io.printList(rows, pastDueColumns, { object: 'list', data: rows, has_more: page.has_more });
   if (f.io.human && rows.length > 0) {

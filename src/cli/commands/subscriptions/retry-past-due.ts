@@ -1,53 +1,39 @@
 import { existsSync } from 'node:fs';
-import { type Command, Option } from 'commander';
 import type { ItemResult } from '../../../operator/journal.js';
 import type { BatchReport, OpenBatch } from '../../../operator/retry-batch.js';
-import { CancelError, PartialError, SilentError, UsageError } from '../../errors.js';
+import { defineCommand, fieldsOf, flag, type OptionsOf } from '../../command.js';
+import { CancelError, PartialError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { checkedBody, intArg, listArg, withExamples } from '../../flags.js';
+import { checkedBody } from '../../flags.js';
 import type { Column } from '../../io/io.js';
-import { EXIT } from '../../main.js';
-import { PastDueSelection, type PastDueRow, pastDueColumns, selectionFlag, totalText } from './past-due.js';
-
-export interface RetryPastDueOptions {
-  customer?: string | undefined;
-  only?: string[] | undefined;
-  /** Also retry unchanged payment methods whose last decline was soft. */
-  includeUnchanged: boolean;
-  dryRun: boolean;
-  concurrency: number;
-  /** Journal file: where a new batch is written, or the batch to resume. */
-  journal?: string | undefined;
-  /** Continue a batch: its id, or true for this account's latest unfinished one. */
-  resume?: string | true | undefined;
-  /** CSV file the batch's outcome is written to, one row per subscription. */
-  report?: string | undefined;
-  yes: boolean;
-}
+import { PastDueSelection, type PastDueRow, pastDueColumns, pastDueFields, selectionFlag, totalText } from './past-due.js';
 
 const MAX_CONCURRENCY = 16;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** In scripts, a progress line each this many items. */
 const PROGRESS_EVERY = 100;
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('retry-past-due')
-    .description('Retry past_due subscriptions whose payment method changed since the failure, once each, as one crash-safe batch: journaled, resumable, never charged twice')
-    .addOption(new Option('--customer <id>', 'Only this customer\'s past_due subscriptions (cus_…)').conflicts(['only', 'resume']))
-    .addOption(new Option('--only <ids>', 'Exactly these subscriptions (sub_…, comma-separated or repeated); those not past_due are skipped').argParser(listArg).conflicts('resume'))
-    .addOption(new Option('--include-unchanged', 'Also retry an unchanged payment method whose last decline was soft (insufficient_funds, card_declined…); hard declines are never retried on an unchanged card').conflicts('resume'))
-    .addOption(new Option('--dry-run', 'Show the batch, with why each skipped subscription is skipped, and charge nothing').conflicts('report'))
-    .option('--concurrency <n>', `Retries at once, 1 to ${MAX_CONCURRENCY} (fewer while the service answers 429)`, intArg, 4)
-    .option('--journal <file>', 'Journal file of the batch (default: a new file under the config dir\'s batches/)')
-    .option('--resume [batch]', 'Continue an interrupted batch (default: this account\'s latest unfinished one): started items are replayed with their original idempotency keys; a finished one is only reported')
-    .option('--report <file>', 'Write the batch\'s outcome as CSV: subscription_id, customer_id, amount, currency, outcome, decline_code, payment_intent_id, skip_reason')
-    .option('-y, --yes', 'Run without asking (required when no one can be asked: scripts, --no-input)', false)
-    .action(async (flags: Omit<RetryPastDueOptions, 'includeUnchanged' | 'dryRun'> & { includeUnchanged?: boolean; dryRun?: boolean }) => {
-      await run({ ...flags, includeUnchanged: flags.includeUnchanged ?? false, dryRun: flags.dryRun ?? false }, f);
-    });
-  withExamples(
-    command,
+const flags = {
+  customer: flag.string('--customer <id>', 'Only this customer\'s past_due subscriptions (cus_…)', { conflicts: ['only', 'resume'] }),
+  only: flag.list('--only <ids>', 'Exactly these subscriptions (sub_…, comma-separated or repeated); those not past_due are skipped', { conflicts: ['resume'] }),
+  includeUnchanged: flag.bool('--include-unchanged', 'Also retry an unchanged payment method whose last decline was soft (insufficient_funds, card_declined…); hard declines are never retried on an unchanged card', { conflicts: ['resume'] }),
+  dryRun: flag.bool('--dry-run', 'Show the batch, with why each skipped subscription is skipped, and charge nothing', { conflicts: ['report'] }),
+  concurrency: flag.int('--concurrency <n>', `Retries at once, 1 to ${MAX_CONCURRENCY} (fewer while the service answers 429)`, { default: 4 }),
+  journal: flag.string('--journal <file>', 'Journal file of the batch (default: a new file under the config dir\'s batches/)'),
+  resume: flag.parsed('--resume [batch]', 'Continue an interrupted batch (default: this account\'s latest unfinished one): started items are replayed with their original idempotency keys; a finished one is only reported', (value): string | true => value),
+  report: flag.string('--report <file>', 'Write the batch\'s outcome as CSV: subscription_id, customer_id, amount, currency, outcome, decline_code, payment_intent_id, skip_reason'),
+  yes: flag.bool('-y, --yes', 'Run without asking (required when no one can be asked: scripts, --no-input)'),
+};
+export type RetryPastDueOptions = OptionsOf<Record<never, never>, typeof flags>;
+
+/** The --json of a batch (not of --dry-run, which is the past-due list). */
+const BATCH_FIELDS = fieldsOf<ReturnType<typeof batchJson>>()('object', 'id', 'journal', 'status', 'counts', 'items', 'remaining');
+
+export const retryPastDue = defineCommand({
+  name: 'retry-past-due',
+  description: 'Retry past_due subscriptions whose payment method changed since the failure, once each, as one crash-safe batch: journaled, resumable, never charged twice',
+  flags,
+  examples: [
     'pay subscriptions retry-past-due --dry-run                 # what it would retry, what it skips and why',
     'pay subscriptions retry-past-due                           # at a TTY: shows the batch, asks, then retries',
     'pay subscriptions retry-past-due --include-unchanged --yes --report batch.csv',
@@ -55,8 +41,8 @@ export function define(noun: Command, f: Factory): void {
     'pay subscriptions retry-past-due --only sub_1,sub_2 --yes --json',
     'pay subscriptions retry-past-due --resume --yes             # after a crash or Ctrl-C',
     'pay subscriptions retry-past-due --resume batch_20300116T000000Z_a1b2c3 --report batch.csv   # a finished batch\'s record, again',
-  );
-  command.addHelpText('after', `
+  ],
+  help: `
 Which are retried: a past_due subscription whose payment method changed since its last
 failed attempt. With --include-unchanged, also an unchanged card whose decline was soft
 (insufficient_funds, card_declined, processing_error…); a hard decline (expired_card,
@@ -72,10 +58,12 @@ nothing twice. While a batch runs its journal is locked: a second --resume of it
 naming the process that runs it. Subscriptions no longer past_due when their turn comes
 are skipped. Progress: a bar at a terminal, a line each ${PROGRESS_EVERY} subscriptions otherwise.
 Exit 0 when every item succeeded or was skipped, 8 when some failed, 130 on Ctrl-C.
-`);
-}
+`,
+  run: (options, f) => run(options, f),
+});
 
 export async function run(options: RetryPastDueOptions, f: Factory): Promise<BatchReport | undefined> {
+  f.io.declareFields(options.dryRun ? pastDueFields : BATCH_FIELDS);
   if (options.concurrency < 1 || options.concurrency > MAX_CONCURRENCY) throw new UsageError(`Invalid --concurrency: must be from 1 to ${MAX_CONCURRENCY}.`);
   checkedBody(PastDueSelection, { customer_id: options.customer, only: options.only }, selectionFlag);
   if (options.report !== undefined) await checkWritable(options.report);
@@ -126,7 +114,7 @@ async function start(options: RetryPastDueOptions, f: Factory): Promise<BatchRep
     })
     .catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EEXIST') throw new UsageError(`Journal ${options.journal} already exists: continue its batch with --resume --journal ${options.journal}, or name a new file.`);
-      throw locked(error, f);
+      throw error;
     });
   return runBatch(batch, options, f);
 }
@@ -156,9 +144,7 @@ async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchRe
     return undefined;
   }
   requireYes(options, f);
-  const batch = await engine.openBatch(path).catch((error: unknown) => {
-    throw locked(error, f);
-  });
+  const batch = await engine.openBatch(path);
   try {
     const { header, results, keys } = batch.state;
     const left = header.items.filter((item) => !results.has(item.subscription_id));
@@ -196,14 +182,6 @@ async function batchToResume(options: RetryPastDueOptions, account: string, f: F
   }
   f.io.info(`Latest unfinished batch: ${unfinished.batch_id} (${unfinished.created}).`);
   return unfinished.path;
-}
-
-/** A journal another process holds: exit 5, naming it. */
-function locked(error: unknown, f: Factory): unknown {
-  if (!(error instanceof Error) || error.name !== 'LockedError') return error;
-  const { pid, path } = error as import('../../../operator/lock.js').LockedError;
-  f.io.error(`This batch is being run by ${pid === null ? 'another process' : `process ${pid}`} (lock ${path}): let it finish, or stop it, then --resume.`);
-  return new SilentError(EXIT.conflict);
 }
 
 async function runBatch(batch: OpenBatch, options: RetryPastDueOptions, f: Factory): Promise<BatchReport> {

@@ -1,27 +1,24 @@
-import type { Command } from 'commander';
 import { dateOf, firstIndexOnOrAfter } from '../../../domain/schedule.js';
 import { scheduledDates, type Subscription } from '../../../domain/subscriptions.js';
 import type { TestClockObject } from '../../../domain/test-helpers.js';
+import { arg, defineCommand, flag } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { intArg, withExamples } from '../../flags.js';
 
 export interface ScheduleOptions {
   id: string;
   count: number;
 }
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('schedule')
-    .description('Print the upcoming due dates of a subscription, computed from its anchor (none once canceled)')
-    .argument('<id>', 'Subscription id (sub_…)')
-    .option('--count <n>', 'How many dates, 1 to 1000', intArg, 5)
-    .action(async (id: string, flags: { count: number }) => {
-      await run({ id, count: flags.count }, f);
-    });
-  withExamples(command, 'pay subscriptions schedule sub_123', 'pay subscriptions schedule sub_123 --count 12 --json');
-}
+export const schedule = defineCommand({
+  name: 'schedule',
+  description: 'Print the upcoming due dates of a subscription, computed from its anchor (none once canceled)',
+  args: { id: arg.required('<id>', 'Subscription id (sub_…)') },
+  flags: { count: flag.int('--count <n>', 'How many dates, 1 to 1000', { default: 5 }) },
+  examples: ['pay subscriptions schedule sub_123', 'pay subscriptions schedule sub_123 --count 12 --json'],
+  fields: ['payment', 'date'],
+  run: (options, f) => run(options, f),
+});
 
 export async function run(options: ScheduleOptions, f: Factory): Promise<string[]> {
   if (options.count < 1 || options.count > 1000) throw new UsageError('Invalid --count: must be from 1 to 1000.');

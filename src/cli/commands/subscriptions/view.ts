@@ -1,5 +1,5 @@
-import type { EndpointName } from '../../../domain/endpoints.js';
 import type { Subscription } from '../../../domain/subscriptions.js';
+import { fieldsOf } from '../../command.js';
 import type { Factory } from '../../factory.js';
 import { flagOf } from '../../flags.js';
 import type { Column } from '../../io/io.js';
@@ -20,11 +20,13 @@ export const subscriptionColumns: Column<Subscription>[] = [
   { header: 'NEXT PAYMENT', value: (s) => s.next_payment_at },
 ];
 
-/** The state changes without a body (pause, resume, retry): call, report, print. */
-export async function changeState(f: Factory, endpoint: EndpointName, id: string, done: string): Promise<Subscription> {
-  const client = await f.client();
-  const subscription = await client.call<Subscription>(endpoint, { params: { id } });
+export const subscriptionFields = fieldsOf<Subscription>()(
+  'id', 'object', 'created', 'livemode', 'customer_id', 'payment_method_id', 'price', 'currency', 'billing_cycle_anchor', 'interval_unit', 'interval_count',
+  'platform_fee_amount', 'metadata', 'cancel_at', 'status', 'next_payment_at', 'latest_payment_intent_id', 'canceled_at',
+);
+
+/** A subscription after a state change (pause, resume, retry): a word at a TTY, then the object. */
+export const showChanged = (done: string) => (f: Factory, subscription: Subscription) => {
   if (f.io.human) f.io.success(`${done} subscription ${subscription.id}: ${subscription.status}${subscription.next_payment_at ? `, next payment ${subscription.next_payment_at}` : ''}`);
   f.io.printObject(subscription);
-  return subscription;
-}
+};

@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { detectBrand, last4 } from '../../../domain/cards.js';
 import { randomToken } from '../../../domain/ids.js';
 import type { PaymentIntent } from '../../../domain/payment-intents.js';
@@ -14,9 +13,10 @@ import {
   type ReadMethod,
 } from '../../../domain/terminal-readers.js';
 import type { Customer, CustomerAction, CustomerAnswer, SimulatorSink } from '../../../terminal/simulator.js';
+import { defineCommand, flag, type OptionsOf } from '../../command.js';
 import { CancelError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { checkedBody, flagOf, intArg, withExamples } from '../../flags.js';
+import { checkedBody, flagOf } from '../../flags.js';
 import type { IO } from '../../io/io.js';
 
 export interface SimulateOptions {
@@ -26,64 +26,54 @@ export interface SimulateOptions {
   once: boolean;
 }
 
-interface Flags {
-  processor?: string;
-  model?: string;
-  serial?: string;
-  activationCode?: string;
-  label?: string;
-  outcome?: string;
-  card?: string;
-  tipAmount?: number;
-  availableAmount?: number;
-  method?: string;
-  once: boolean;
-}
-
 const FLAGS: Record<string, string> = { serial_number: '--serial', card_number: '--card' };
 const flagFor = (param: string) => FLAGS[param] ?? flagOf(param);
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('simulate')
-    .description('Be a terminal reader: connect to the service, receive the payments and refunds sent to it, and answer as the customer would')
-    .option('--processor <p>', `Processor of the reader: ${PROCESSORS.join(' or ')}`)
-    .option('--model <model>', `Reader model: ${READER_MODELS.A.join(', ')} (processor A); ${READER_MODELS.B.join(', ')} (processor B)`)
-    .option('--serial <serial>', 'Be the reader with this serial number (default: a new developer reader with a generated serial)')
-    .option('--activation-code <code>', 'Activate this self-owned processor A reader with a code from: pay readers activation-code')
-    .option('--label <text>', 'A name for the reader')
-    .option('--outcome <outcome>', `What the customer's card does, without prompts: ${PRESENT_OUTCOMES.join(', ')} (default approved)`)
-    .option('--card <number>', 'Present this test card (see pay sandbox cards): its outcome applies, e.g. 3566002020360505 (jcb, processor B only)')
-    .option('--tip-amount <n>', 'Tip the customer adds, in minor units (amount_received = amount + tip)', intArg)
-    .option('--available-amount <n>', 'What the card can cover: below the total, only this is captured (partial authorization)', intArg)
-    .option('--method <method>', `How the card is read: ${READ_METHODS.join(', ')} (default tap)`)
-    .option('--once', 'Exit after the first action ends (answered or canceled): handy in CI', false)
-    .action(async (flags: Flags) => run(await options(flags, f), f));
-  withExamples(
-    command,
+const flags = {
+  processor: flag.string('--processor <p>', `Processor of the reader: ${PROCESSORS.join(' or ')}`),
+  model: flag.string('--model <model>', `Reader model: ${READER_MODELS.A.join(', ')} (processor A); ${READER_MODELS.B.join(', ')} (processor B)`),
+  serial: flag.string('--serial <serial>', 'Be the reader with this serial number (default: a new developer reader with a generated serial)'),
+  activationCode: flag.string('--activation-code <code>', 'Activate this self-owned processor A reader with a code from: pay readers activation-code'),
+  label: flag.string('--label <text>', 'A name for the reader'),
+  outcome: flag.string('--outcome <outcome>', `What the customer's card does, without prompts: ${PRESENT_OUTCOMES.join(', ')} (default approved)`),
+  card: flag.string('--card <number>', 'Present this test card (see pay sandbox cards): its outcome applies, e.g. 3566002020360505 (jcb, processor B only)'),
+  tipAmount: flag.int('--tip-amount <n>', 'Tip the customer adds, in minor units (amount_received = amount + tip)'),
+  availableAmount: flag.int('--available-amount <n>', 'What the card can cover: below the total, only this is captured (partial authorization)'),
+  method: flag.string('--method <method>', `How the card is read: ${READ_METHODS.join(', ')} (default tap)`),
+  once: flag.bool('--once', 'Exit after the first action ends (answered or canceled): handy in CI'),
+};
+type SimulateFlags = OptionsOf<Record<never, never>, typeof flags>;
+
+export const simulate = defineCommand({
+  name: 'simulate',
+  description: 'Be a terminal reader: connect to the service, receive the payments and refunds sent to it, and answer as the customer would',
+  flags,
+  examples: [
     'pay terminal simulate --processor A --model a-countertop           # prompts at each payment',
     'pay terminal simulate --processor B --model b-mobile --json --outcome approved --tip-amount 200',
     'pay terminal simulate --processor A --model a-handheld --serial SN-0001 --activation-code ABCD-1234',
     'pay terminal simulate --processor B --model b-countertop --card 3566002020360505 --once',
     'pay terminal simulate --processor A --model a-countertop --available-amount 500 --method insert',
-  );
-}
+  ],
+  jsonLines: 'one object a line, its "type" saying which: registered (first, with terminal_reader_id), action, result, refused, canceled, reconnecting.',
+  run: async (given, f) => run(await options(given, f), f),
+});
 
 /** Flags → options, checked with the protocol's own schemas: a bad value is a usage error naming the flag. */
-async function options(flags: Flags, f: Factory): Promise<SimulateOptions> {
-  const processor = flags.processor ?? (await f.io.choose('--processor', 'Processor of the reader', PROCESSORS.map((p) => ({ name: `Processor ${p}`, value: p }))));
+async function options(given: SimulateFlags, f: Factory): Promise<SimulateOptions> {
+  const processor = given.processor ?? (await f.io.choose('--processor', 'Processor of the reader', PROCESSORS.map((p) => ({ name: `Processor ${p}`, value: p }))));
   const models = (READER_MODELS as Record<string, readonly string[]>)[processor] ?? ALL_READER_MODELS;
-  const model = flags.model ?? (await f.io.choose('--model', 'Reader model', models.map((m) => ({ name: m, value: m }))));
+  const model = given.model ?? (await f.io.choose('--model', 'Reader model', models.map((m) => ({ name: m, value: m }))));
   const { type: _type, ...reader } = checkedBody(
     ReaderHello,
-    { type: 'hello', serial_number: flags.serial ?? newSerial(), processor, model, label: flags.label, activation_code: flags.activationCode },
+    { type: 'hello', serial_number: given.serial ?? newSerial(), processor, model, label: given.label, activation_code: given.activationCode },
     flagFor,
   );
-  const scripted = { outcome: flags.outcome, card_number: flags.card, tip_amount: flags.tipAmount, available_amount: flags.availableAmount, method: flags.method };
+  const scripted = { outcome: given.outcome, card_number: given.card, tip_amount: given.tipAmount, available_amount: given.availableAmount, method: given.method };
   const answer = checkedBody(ReaderPresent, scripted, flagFor);
   // Flags answer for the customer; without any, a person at the TTY does (else: approved).
-  const given = Object.values(scripted).some((v) => v !== undefined);
-  return { reader, answer: given || !f.io.canPrompt ? answer : undefined, once: flags.once };
+  const answered = Object.values(scripted).some((v) => v !== undefined);
+  return { reader, answer: answered || !f.io.canPrompt ? answer : undefined, once: given.once };
 }
 
 /** A newly ordered developer reader's serial number. */
@@ -118,7 +108,7 @@ const address = (action: CustomerAction) => (action.type === 'refund_payment' ? 
 
 /** One JSON line per registration, action, result and reconnection, on stdout. */
 function jsonSink(io: IO): SimulatorSink {
-  const line = (value: object) => io.out(JSON.stringify(value));
+  const line = (value: object) => io.printJSONLine(value);
   return {
     registered: (reader, reconnected) =>
       line({ type: 'registered', terminal_reader_id: reader.id, serial_number: reader.serial_number, processor: reader.processor, model: reader.model, label: reader.label, device_type: reader.device_type, status: reader.status, reconnected }),

@@ -2,17 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { FlowFile } from '../../../domain/flows.js';
+import { arg, defineCommand, flag, type OptionsOf } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { bodyFromPairs, withExamples } from '../../flags.js';
-
-export interface TriggerOptions {
-  flow?: string | undefined;
-  file?: string | undefined;
-  list: boolean;
-  show: boolean;
-  override: string[];
-}
+import { bodyFromPairs } from '../../flags.js';
 
 /** The built-in flows, in the order --list shows them: each is `flows/<name>.json` of the package. */
 export const BUILT_IN_FLOWS = [
@@ -26,26 +19,40 @@ export const BUILT_IN_FLOWS = [
 ] as const;
 const FLOWS_DIR = new URL('../../../../flows/', import.meta.url);
 
-export function register(command: Command, f: Factory): void {
-  command
-    .argument('[flow]', 'The built-in flow to run; see --list')
-    .option('--file <flow.json>', 'Run the flow in this file: named steps (requests, clock advances, reader presents, checkout payments) whose values may refer to earlier results, e.g. "${customer.id}"')
-    .option('--list', 'List the built-in flows and the events each causes', false)
-    .option('--show', 'Print the named built-in flow\'s file, to copy and change', false)
-    .option('--override <step.field=value>', 'Set a field of a step, e.g. payment_intent.amount=5000 or payment_method.card.number=4000000000009995; a bare field is the main step\'s (repeatable)', (v: string, previous: string[] = []) => [...previous, v])
-    .action(async (flow: string | undefined, flags: { file?: string; list: boolean; show: boolean; override?: string[] }) => {
-      await run({ flow, file: flags.file, list: flags.list, show: flags.show, override: flags.override ?? [] }, f);
-    });
-  withExamples(
-    command,
+const flags = {
+  file: flag.string('--file <flow.json>', 'Run the flow in this file: named steps (requests, clock advances, reader presents, checkout payments) whose values may refer to earlier results, e.g. "${customer.id}"'),
+  list: flag.bool('--list', 'List the built-in flows and the events each causes'),
+  show: flag.bool('--show', 'Print the named built-in flow\'s file, to copy and change'),
+  override: flag.repeated('--override <step.field=value>', 'Set a field of a step, e.g. payment_intent.amount=5000 or payment_method.card.number=4000000000009995; a bare field is the main step\'s (repeatable)'),
+};
+const args = { flow: arg.optional('[flow]', 'The built-in flow to run; see --list') };
+export type TriggerOptions = OptionsOf<typeof args, typeof flags>;
+
+const trigger = defineCommand({
+  name: 'trigger',
+  description: 'Run a named flow (a payment, a refund, a subscription…) to cause its events',
+  args,
+  flags,
+  examples: [
     'pay trigger --list',
     'pay trigger payment_intent.succeeded',
     'pay trigger payment_intent.succeeded --override amount=4999 --override currency=eur',
     'pay trigger subscription.active --override price=2500 --json',
     'pay trigger --show subscription.active > flow.json    # copy a flow, change it, then:',
     'pay trigger --file flow.json --override customer.email=jenny@example.com',
-  );
-}
+  ],
+  help: `
+With --json: {flow, created, events, steps} (--json created,steps keeps those); with
+--list, the flows as a list (--json name,events).
+`,
+  run: (options, f) => run(options, f),
+});
+
+/** `pay trigger` is a noun that is itself the command. */
+export const register = (command: Command, f: Factory) => void trigger.configure(command, f);
+
+const LIST_FIELDS = ['name', 'description', 'events'];
+const RUN_FIELDS = ['flow', 'created', 'events', 'steps'];
 
 /** A flow file's text, checked against the format: a usage error names the step and field. */
 export async function parseFlow(text: string, source: string): Promise<FlowFile> {
@@ -99,6 +106,7 @@ export function overridesByStep(flow: FlowFile, primary: string, pairs: string[]
 
 export async function run(options: TriggerOptions, f: Factory): Promise<Record<string, string>> {
   if (options.list) {
+    f.io.declareFields(LIST_FIELDS);
     const flows = await Promise.all(BUILT_IN_FLOWS.map(async (name) => parseFlow(await builtIn(name), `${name}.json`)));
     const rows = flows.map((flow) => ({ name: flow.name!, description: flow.description ?? '', events: flow.events ?? [] }));
     f.io.printList(rows, [
@@ -113,15 +121,17 @@ export async function run(options: TriggerOptions, f: Factory): Promise<Record<s
     throw new UsageError(`Missing <flow>: one of ${BUILT_IN_FLOWS.join(', ')} (pay trigger --list), or --file flow.json.`);
   }
   if (options.show) {
+    f.io.refuseFields('--show prints the flow file as it is');
     if (options.flow === undefined) throw new UsageError('--show prints a built-in flow: name one, e.g. pay trigger --show payment_intent.succeeded.');
     f.io.out(await builtIn(options.flow));
     return {};
   }
+  f.io.declareFields(RUN_FIELDS);
   const source = options.file ?? `${options.flow}.json`;
   const flow = await parseFlow(options.file === undefined ? await builtIn(options.flow!) : await fromFile(options.file), source);
   const name = flow.name ?? basename(source);
   const { primaryStep } = await import('../../../domain/flows.js');
-  const overrides = overridesByStep(flow, primaryStep(flow), options.override);
+  const overrides = overridesByStep(flow, primaryStep(flow), options.override ?? []);
   const client = await f.client();
   const { runFlow, FlowReferenceError } = await import('../../../flows/runner.js');
   const outcome = await f.io

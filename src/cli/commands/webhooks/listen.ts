@@ -1,76 +1,46 @@
-import type { Command } from 'commander';
 import { z } from 'zod';
 import { EventPattern } from '../../../domain/events.js';
 import type { DeliveryResult, Routing, RunEnd } from '../../../webhooks/forwarder.js';
+import { defineCommand, flag, type OptionsOf } from '../../command.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { durationArg, intArg, withExamples } from '../../flags.js';
+import { durationArg } from '../../flags.js';
 import { eventTypesArg } from '../events/view.js';
 import { listenSink } from './view.js';
 
-export interface ListenOptions {
-  forwardTo: string[];
-  route: string[];
-  events?: string[] | undefined;
-  forwardHeader: string[];
-  printSecret: boolean;
-  skipVerify: boolean;
-  timeout: number;
-  giveUpAfter?: number | undefined;
-  from?: string | undefined;
-  exitAfterIdle?: number | undefined;
-  maxEvents?: number | undefined;
-  failOnError: boolean;
-}
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 const TargetUrl = z.url({ protocol: /^https?$/ });
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('listen')
-    .description('Forward the account\'s events to a local app, signed, never losing one (spooled while the app restarts)')
-    .option('--forward-to <url>', 'Send events to this URL (repeatable; its query string is kept)', collect)
-    .option('--route <pattern=url>', 'Send events of a type or family to a URL instead, e.g. \'subscription.*=http://localhost:3000/subs\' (repeatable)', collect)
-    .option('--events <types>', 'Only these event types, comma-separated; family.* allowed', eventTypesArg)
-    .option('--forward-header <header>', 'Add a header to forwarded requests, \'Name: value\' (repeatable)', collect)
-    .option('--print-secret', 'Show the signing secret whole in the Ready line', false)
-    .option('--skip-verify', 'Do not verify TLS certificates of https targets (self-signed local apps)', false)
-    .option('--timeout <duration>', 'How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger)', durationArg, 30_000)
-    .option('--give-up-after <duration>', 'Exit 7 once the service has been unreachable this long, instead of reconnecting forever', durationArg)
-    .option('--from <evt_id>', 'Replay from this event (included), instead of resuming after the last one received')
-    .option('--exit-after-idle <duration>', 'Exit once ready and no event has come or been settled for this long (CI)', durationArg)
-    .option('--max-events <n>', 'Exit once this many events were forwarded and acknowledged (CI)', intArg)
-    .option('--fail-on-error', 'Exit 1 if the app answered any event with a non-2xx (after the retries made before exiting), naming them', false)
-    .action(async (flags: Record<string, unknown>) =>
-      run(
-        {
-          forwardTo: (flags.forwardTo as string[] | undefined) ?? [],
-          route: (flags.route as string[] | undefined) ?? [],
-          events: flags.events as string[] | undefined,
-          forwardHeader: (flags.forwardHeader as string[] | undefined) ?? [],
-          printSecret: flags.printSecret as boolean,
-          skipVerify: flags.skipVerify as boolean,
-          timeout: flags.timeout as number,
-          giveUpAfter: flags.giveUpAfter as number | undefined,
-          from: flags.from as string | undefined,
-          exitAfterIdle: flags.exitAfterIdle as number | undefined,
-          maxEvents: flags.maxEvents as number | undefined,
-          failOnError: flags.failOnError as boolean,
-        },
-        f,
-      ),
-    );
-  withExamples(
-    command,
+const flags = {
+  forwardTo: flag.repeated('--forward-to <url>', 'Send events to this URL (repeatable; its query string is kept)'),
+  route: flag.repeated('--route <pattern=url>', 'Send events of a type or family to a URL instead, e.g. \'subscription.*=http://localhost:3000/subs\' (repeatable)'),
+  events: flag.parsed('--events <types>', 'Only these event types, comma-separated; family.* allowed', eventTypesArg),
+  forwardHeader: flag.repeated('--forward-header <header>', 'Add a header to forwarded requests, \'Name: value\' (repeatable)'),
+  printSecret: flag.bool('--print-secret', 'Show the signing secret whole in the Ready line'),
+  skipVerify: flag.bool('--skip-verify', 'Do not verify TLS certificates of https targets (self-signed local apps)'),
+  timeout: flag.parsed('--timeout <duration>', 'How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger)', durationArg, { default: 30_000 }),
+  giveUpAfter: flag.parsed('--give-up-after <duration>', 'Exit 7 once the service has been unreachable this long, instead of reconnecting forever', durationArg),
+  from: flag.string('--from <evt_id>', 'Replay from this event (included), instead of resuming after the last one received'),
+  exitAfterIdle: flag.parsed('--exit-after-idle <duration>', 'Exit once ready and no event has come or been settled for this long (CI)', durationArg),
+  maxEvents: flag.int('--max-events <n>', 'Exit once this many events were forwarded and acknowledged (CI)'),
+  failOnError: flag.bool('--fail-on-error', 'Exit 1 if the app answered any event with a non-2xx (after the retries made before exiting), naming them'),
+};
+export type ListenOptions = OptionsOf<Record<never, never>, typeof flags>;
+
+export const listen = defineCommand({
+  name: 'listen',
+  description: 'Forward the account\'s events to a local app, signed, never losing one (spooled while the app restarts)',
+  flags,
+  examples: [
     'pay webhooks listen --forward-to http://localhost:4242/webhooks',
     'pay webhooks listen --forward-to http://localhost:4242/hooks --route \'subscription.*=http://localhost:4242/billing\' --events payment_intent.*,subscription.*',
     'pay webhooks listen --forward-to http://localhost:4242/hooks --timeout 10m      # stop at a breakpoint without losing events',
     'pay webhooks listen --forward-to http://app:4242/hooks --give-up-after 2m --json  # in a container',
     'pay webhooks listen --forward-to http://localhost:4242/hooks --max-events 3 --exit-after-idle 30s --fail-on-error &   # CI: see the README',
-  );
-}
+  ],
+  jsonLines: 'one object a line, its "type" saying which: ready (first), event, delivery, and stopped (last).',
+  run: (options, f) => run(options, f),
+});
 
 function checkUrl(flag: string, url: string): string {
   if (!TargetUrl.safeParse(url).success) throw new UsageError(`Invalid ${flag} '${url}': must be an http:// or https:// URL, e.g. http://localhost:4242/webhooks.`);
@@ -84,18 +54,18 @@ function checkPattern(flag: string, pattern: string): string {
 }
 
 /** The flags as a routing table, a type filter and headers; every value checked before connecting. */
-export function checkOptions(options: ListenOptions): { routing: Routing; headers: Record<string, string> } {
-  const routes = options.route.map((value) => {
+function checkOptions(options: ListenOptions): { routing: Routing; headers: Record<string, string> } {
+  const routes = (options.route ?? []).map((value) => {
     const eq = value.indexOf('=');
     if (eq <= 0) throw new UsageError(`Invalid --route '${value}': expected pattern=url, e.g. 'subscription.*=http://localhost:3000/subs'.`);
     return { pattern: checkPattern('--route', value.slice(0, eq)), url: checkUrl('--route', value.slice(eq + 1)) };
   });
-  const forwardTo = options.forwardTo.map((url) => checkUrl('--forward-to', url));
+  const forwardTo = (options.forwardTo ?? []).map((url) => checkUrl('--forward-to', url));
   if (forwardTo.length === 0 && routes.length === 0) {
     throw new UsageError('Missing --forward-to: say where events go, e.g. --forward-to http://localhost:4242/webhooks (to only watch them: pay events tail).');
   }
   const headers: Record<string, string> = {};
-  for (const header of options.forwardHeader) {
+  for (const header of options.forwardHeader ?? []) {
     const colon = header.indexOf(':');
     const name = header.slice(0, colon).trim();
     if (colon <= 0 || !HEADER_NAME.test(name)) throw new UsageError(`Invalid --forward-header '${header}': expected 'Name: value'.`);
@@ -137,7 +107,7 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
   const waiting = await forwarder.stop();
   const ended = await running;
   const failed = forwarder.failures();
-  if (f.io.json) f.io.out(JSON.stringify({ type: 'stopped', reason: ended, events: forwarder.settled, waiting, failed }));
+  if (f.io.json) f.io.printJSONLine({ type: 'stopped', reason: ended, events: forwarder.settled, waiting, failed });
   const why = stopReason(ended, options, forwarder.settled);
   f.io.info(waiting > 0 ? `Stopped${why}. ${plural(waiting, 'event')} ${waiting === 1 ? 'waits' : 'wait'} in the spool: the next pay webhooks listen delivers them.` : `Stopped${why}.`);
   if (options.failOnError && failed.length > 0) {

@@ -1,16 +1,13 @@
-import type { Command } from 'commander';
+import { defineCommand } from '../../command.js';
 import type { Factory } from '../../factory.js';
-import { withExamples } from '../../flags.js';
 
-export function define(noun: Command, f: Factory): void {
-  const command = noun
-    .command('rotate-secret')
-    .description('Replace the profile\'s listen signing secret (listen keeps it otherwise, run after run)')
-    .action(async () => {
-      await run(f);
-    });
-  withExamples(command, 'pay webhooks rotate-secret', 'echo "WEBHOOK_SECRET=$(pay webhooks rotate-secret)" >> .env');
-}
+export const rotateSecret = defineCommand({
+  name: 'rotate-secret',
+  description: 'Replace the profile\'s listen signing secret (listen keeps it otherwise, run after run)',
+  examples: ['pay webhooks rotate-secret', 'echo "WEBHOOK_SECRET=$(pay webhooks rotate-secret)" >> .env'],
+  fields: ['profile', 'listen_secret'],
+  run: (_, f) => run(f),
+});
 
 export async function run(f: Factory): Promise<string> {
   const { resolveProfile } = await import('../../../config/resolve.js');

@@ -40,7 +40,7 @@ function outcomeNote(result: DeliveryResult): string {
  * Connection news goes to stderr either way.
  */
 export function listenSink(io: IO, options: { printSecret: boolean }): ListenSink {
-  const line = (value: object) => io.out(JSON.stringify(value));
+  const line = (value: object) => io.printJSONLine(value);
   const c = io.color;
   return {
     ready(info: ReadyInfo) {

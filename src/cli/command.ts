@@ -1,0 +1,252 @@
+import { type Command, Option } from 'commander';
+import type { z } from 'zod';
+import type { Factory } from './factory.js';
+import { checkedBody, flagOf, intArg, keyValueArg, listArg, withExamples } from './flags.js';
+
+/*
+ * Commands as data (wrangler's createCommand, on commander): a definition lists its
+ * arguments and flags once, and `run` receives them as one typed options object. The
+ * same definition registers the command, names a request field's flag in errors and
+ * checks `--json` fields before anything runs.
+ */
+
+/** A flag: its commander spelling, help, how its value is read, and the request field it carries. */
+export interface Flag<T> {
+  readonly flags: string;
+  readonly description: string;
+  /** The request field it carries (dotted for nested ones): errors about that field name this flag. */
+  readonly field?: string | undefined;
+  /** A method, so a flag of any value type is a Flag<unknown>. */
+  parse?(value: string, previous: T): T;
+  readonly defaultValue?: T | undefined;
+  readonly choices?: readonly string[] | undefined;
+  readonly hidden?: boolean | undefined;
+  readonly required?: boolean | undefined;
+  /** Flags it cannot be given with (a default value does not count). */
+  readonly conflicts?: readonly string[] | undefined;
+  /** `--no-<flag>`: clears the field (the value is then null). */
+  readonly clear?: { flags: string; description: string } | undefined;
+}
+
+/** A positional argument: `<id>` required, `[name]` optional. */
+export interface Arg<T> {
+  readonly name: string;
+  readonly description: string;
+  readonly choices?: readonly string[] | undefined;
+  /** Carries the value's type only. */
+  readonly type?: T;
+}
+
+type Flags = Record<string, Flag<unknown>>;
+type Args = Record<string, Arg<unknown>>;
+type ValueOf<S> = S extends Flag<infer T> ? T : S extends Arg<infer T> ? T : never;
+
+/** What `run` receives: each argument and flag under its key, typed by its definition. */
+export type OptionsOf<A extends Args, F extends Flags> = { -readonly [K in keyof A]: ValueOf<A[K]> } & { -readonly [K in keyof F]: ValueOf<F[K]> };
+
+interface FlagOptions {
+  field?: string;
+  hidden?: boolean;
+  /** Flags it cannot be given with. */
+  conflicts?: readonly string[];
+}
+
+const make = <T>(flags: string, description: string, rest: Partial<Flag<T>> = {}): Flag<T> => ({ flags, description, ...rest });
+
+/** The flag builders: each types the value `run` gets. */
+export const flag = {
+  string: ((flags: string, description: string, options: FlagOptions & { default?: string; required?: boolean } = {}) =>
+    make(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, defaultValue: options.default, required: options.required })) as {
+    (flags: string, description: string, options: FlagOptions & ({ default: string } | { required: true })): Flag<string>;
+    (flags: string, description: string, options?: FlagOptions): Flag<string | undefined>;
+  },
+  int: ((flags: string, description: string, options: FlagOptions & { default?: number } = {}) =>
+    make(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, parse: intArg, defaultValue: options.default })) as {
+    (flags: string, description: string, options: FlagOptions & { default: number }): Flag<number>;
+    (flags: string, description: string, options?: FlagOptions): Flag<number | undefined>;
+  },
+  /** On or off; `optional` leaves it undefined rather than false when not given. */
+  bool: ((flags: string, description: string, options: FlagOptions & { optional?: boolean } = {}) =>
+    make(flags, description, { field: options.field, defaultValue: options.optional ? undefined : false, conflicts: options.conflicts })) as {
+    (flags: string, description: string, options: FlagOptions & { optional: true }): Flag<boolean | undefined>;
+    (flags: string, description: string, options?: FlagOptions): Flag<boolean>;
+  },
+  choice: (<const V extends string>(flags: string, description: string, values: readonly V[], options: FlagOptions & { default?: V } = {}) =>
+    make(flags, description, { field: options.field, conflicts: options.conflicts, choices: values, defaultValue: options.default })) as {
+    <const V extends string>(flags: string, description: string, values: readonly V[], options: FlagOptions & { default: V }): Flag<V>;
+    <const V extends string>(flags: string, description: string, values: readonly V[], options?: FlagOptions): Flag<V | undefined>;
+  },
+  /** Repeatable `key=value`. */
+  keyValue: (flags: string, description: string, options: FlagOptions = {}) =>
+    make<Record<string, string> | undefined>(flags, description, { ...options, parse: keyValueArg }),
+  /** Comma-separated or repeated values. */
+  list: (flags: string, description: string, options: FlagOptions = {}) => make<string[] | undefined>(flags, description, { ...options, parse: listArg }),
+  /** A value read by `parse` (which throws commander's InvalidArgumentError on a bad one). */
+  parsed: (<T>(flags: string, description: string, parse: (value: string) => T, options: FlagOptions & { default?: T } = {}) =>
+    make<T | undefined>(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, parse: (value) => parse(value), defaultValue: options.default })) as {
+    <T>(flags: string, description: string, parse: (value: string) => T, options: FlagOptions & { default: T }): Flag<T>;
+    <T>(flags: string, description: string, parse: (value: string) => T, options?: FlagOptions): Flag<T | undefined>;
+  },
+  /** Repeatable, each value kept as given (or as `parse` reads it), in order. */
+  repeated: <T = string>(flags: string, description: string, parse: (value: string) => T = (value) => value as T, options: FlagOptions = {}): Flag<T[] | undefined> =>
+    make<T[] | undefined>(flags, description, { ...options, parse: (value, previous) => [...(previous ?? []), parse(value)] }),
+  /** A value flag with a `--no-…` partner that clears the field: the value is then null. */
+  clearable: <T>(inner: Flag<T | undefined>, flags: string, description: string): Flag<T | null | undefined> =>
+    ({ ...inner, clear: { flags, description } }) as Flag<T | null | undefined>,
+};
+
+export const arg = {
+  required: (name: `<${string}>`, description: string): Arg<string> => ({ name, description }),
+  optional: (name: `[${string}]`, description: string): Arg<string | undefined> => ({ name, description }),
+  choice: <const V extends string>(name: `[${string}]`, description: string, values: readonly V[]): Arg<V | undefined> => ({ name, description, choices: values }),
+};
+
+/** The long name of a flag, as errors name it: `-y, --yes <x>` → `--yes`. */
+export const longName = (spec: Flag<unknown>) => /--[\w-]+/.exec(spec.flags)![0];
+
+/** Names a request field by the flag that carries it (a nested field by its own flag or its parent's). */
+export function flagNamer(flags: Flags, names: Record<string, string> = {}): (param: string) => string {
+  const byField = new Map(Object.values(flags).flatMap((spec) => (spec.field ? [[spec.field, longName(spec)] as const] : [])));
+  return (param) => {
+    if (names[param]) return names[param];
+    const path = param.replace(/\.\d+(?=\.|$)/g, '');
+    for (let at = path; at; at = at.includes('.') ? at.slice(0, at.lastIndexOf('.')) : '') {
+      const named = byField.get(at);
+      if (named) return named;
+    }
+    return flagOf(param);
+  };
+}
+
+/** The request fields a command's flags carry: each flag with a `field` puts its value there (dotted fields nest). */
+export function fieldsFrom<F extends Flags>(flags: F, options: { [K in keyof F]?: unknown }): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(flags)) {
+    const value = options[key as keyof F];
+    if (spec.field === undefined || value === undefined) continue;
+    const path = spec.field.split('.');
+    let target = fields;
+    for (const part of path.slice(0, -1)) target = (target[part] ??= {}) as Record<string, unknown>;
+    target[path.at(-1)!] = value;
+  }
+  return fields;
+}
+
+/**
+ * The request body a command's flags make (and `extra` values from elsewhere), checked
+ * with the domain schema the service uses: a bad value is a usage error naming its flag.
+ */
+export function bodyFrom<S extends z.ZodType, F extends Flags>(
+  schema: S,
+  flags: F,
+  options: { [K in keyof F]?: unknown },
+  extra: Record<string, unknown> = {},
+  names: Record<string, string> = {},
+): z.output<S> {
+  return checkedBody(schema, { ...fieldsFrom(flags, options), ...extra }, flagNamer(flags, names));
+}
+
+export interface CommandSpec<A extends Args, F extends Flags> {
+  name: string;
+  description: string;
+  args?: A;
+  flags?: F;
+  /** Shown in help, first the most common use. */
+  examples: readonly string[];
+  /** More help after the examples. */
+  help?: string;
+  /** Top-level fields of the `--json` output: a `--json` list is checked against them before anything runs. */
+  fields?: readonly string[];
+  /**
+   * For a command that streams JSON lines of several kinds (listen, simulate): what they
+   * are, shown in help. A `--json` field list does not apply and is refused.
+   */
+  jsonLines?: string;
+  /** Run when the parent is given without a subcommand. */
+  isDefault?: boolean;
+  run(options: OptionsOf<A, F>, f: Factory): Promise<unknown>;
+}
+
+/** Anything a noun can register under itself: a definition or a group. */
+export interface Registrable {
+  register(parent: Command, f: Factory): void;
+}
+
+export interface CommandDefinition<A extends Args, F extends Flags> {
+  readonly spec: CommandSpec<A, F>;
+  /** Adds the command under `parent`. */
+  register(parent: Command, f: Factory): Command;
+  /** Gives an existing command (a noun that is itself the command) its arguments, flags and action. */
+  configure(command: Command, f: Factory): Command;
+  run(options: OptionsOf<A, F>, f: Factory): Promise<unknown>;
+}
+
+export function defineCommand<const A extends Args = Record<never, never>, const F extends Flags = Record<never, never>>(spec: CommandSpec<A, F>): CommandDefinition<A, F> {
+  const args = Object.entries(spec.args ?? {});
+  const flags = Object.entries(spec.flags ?? {});
+  const definition: CommandDefinition<A, F> = {
+    spec,
+    run: (options, f) => spec.run(options, f),
+    register(parent, f) {
+      return definition.configure(parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.description), f);
+    },
+    configure(command, f) {
+      for (const [, a] of args) {
+        const argument = command.createArgument(a.name, a.description);
+        if (a.choices) argument.choices(a.choices);
+        command.addArgument(argument);
+      }
+      const attributes = flags.map(([key, given]) => {
+        const option = new Option(given.flags, given.description);
+        if (given.parse) option.argParser(given.parse);
+        if (given.choices) option.choices(given.choices);
+        if (given.defaultValue !== undefined) option.default(given.defaultValue);
+        if (given.hidden) option.hideHelp();
+        if (given.required) option.makeOptionMandatory();
+        if (given.conflicts) option.conflicts([...given.conflicts]);
+        command.addOption(option);
+        if (given.clear) command.addOption(new Option(given.clear.flags, given.clear.description));
+        return [key, option.attributeName(), given.clear !== undefined] as const;
+      });
+      command.action(async (...received: unknown[]) => {
+        const parsed = received[args.length] as Record<string, unknown>;
+        const options: Record<string, unknown> = {};
+        args.forEach(([key], i) => (options[key] = received[i]));
+        for (const [key, attribute, clearable] of attributes) options[key] = clearable && parsed[attribute] === false ? null : parsed[attribute];
+        if (spec.jsonLines !== undefined) f.io.refuseFields(`${command.name()} prints JSON lines of several kinds`);
+        if (spec.fields) f.io.declareFields(spec.fields);
+        await spec.run(options as OptionsOf<A, F>, f);
+      });
+      if (spec.examples.length > 0) withExamples(command, ...spec.examples);
+      if (spec.help) command.addHelpText('after', spec.help);
+      if (spec.jsonLines !== undefined) command.addHelpText('after', `\nWith --json: ${spec.jsonLines} A field list (--json a,b) does not apply here.\n`);
+      return command;
+    },
+  };
+  return definition;
+}
+
+/** A noun's `register`: its verbs, from a list. */
+export const verbs =
+  (...items: Registrable[]) =>
+  (noun: Command, f: Factory): void => {
+    for (const item of items) item.register(noun, f);
+  };
+
+/** A command that only groups others (`pay webhooks endpoints …`). */
+export const group = (name: string, description: string, items: Registrable[], examples: readonly string[] = []): Registrable => ({
+  register(parent, f) {
+    const command = parent.command(name).description(description);
+    for (const item of items) item.register(command, f);
+    if (examples.length > 0) withExamples(command, ...examples);
+  },
+});
+
+/**
+ * Every top-level field of T, each once, for `--json` field lists: the compiler rejects
+ * an unknown one and names a missing one.
+ */
+export const fieldsOf =
+  <T>() =>
+  <const K extends ReadonlyArray<keyof T & string>>(...fields: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, K[number]> })): readonly string[] =>
+    fields;

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { cliSandbox } from '../../../../test/support/cli.js';
+
+const sb = cliSandbox({ clock: '2030-01-15T00:00:00Z' });
+
+describe('pay customers', () => {
+  it('creates, gets and lists a customer with every spec field', async () => {
+    const created = await sb.json(['customers', 'create', '--email', 'jenny@example.com', '--first-name', 'Jenny', '--middle-name', 'Q', '--last-name', 'Rosen', '--phone', '5551234567', '--metadata', 'plan=gold', '--metadata', 'ref=42']);
+    expect(created).toMatchObject({
+      object: 'customer',
+      email: 'jenny@example.com',
+      first_name: 'Jenny',
+      middle_name: 'Q',
+      last_name: 'Rosen',
+      phone: '5551234567',
+      metadata: { plan: 'gold', ref: '42' },
+      livemode: false,
+      created: '2030-01-15T00:00:00Z',
+    });
+    expect(created.id).toMatch(/^cus_/);
+    expect(await sb.json(['customers', 'get', created.id])).toEqual(created);
+    const list = await sb.json(['customers', 'list', '--limit', '100']);
+    expect(list.object).toBe('list');
+    expect(list.data.map((c: { id: string }) => c.id)).toContain(created.id);
+  });
+
+  it('prints key<TAB>value lines when piped and nothing but JSON with --json', async () => {
+    const piped = await sb.pay(['customers', 'create', '--email', 'tsv@example.com']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(/^id\tcus_\w+$/m);
+    expect(piped.stdout).toContain('email\ttsv@example.com\n');
+    const json = await sb.pay(['customers', 'list', '--json']);
+    expect(() => JSON.parse(json.stdout)).not.toThrow();
+  });
+
+  it('rejects a bad flag value before any request, naming the flag (exit 2)', async () => {
+    const before = await sb.sandbox.call('GET', '/v1/customers?limit=100');
+    const result = await sb.pay(['customers', 'create', '--email', 'not-an-email']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Invalid --email');
+    expect(result.stdout).toBe('');
+    const after = await sb.sandbox.call('GET', '/v1/customers?limit=100');
+    expect(after.body.data.length).toBe(before.body.data.length);
+  });
+
+  it('exits 4 for a missing customer', async () => {
+    const result = await sb.pay(['customers', 'get', 'cus_doesnotexist']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('resource_missing');
+    expect(result.stderr).toContain("No such customer: 'cus_doesnotexist'");
+  });
+
+  it('paginates with a stable cursor; --all pages through every one', async () => {
+    for (let i = 0; i < 3; i++) await sb.json(['customers', 'create', '--email', `page${i}@example.com`]);
+    const first = await sb.json(['customers', 'list', '--limit', '2']);
+    expect(first.has_more).toBe(true);
+    const second = await sb.json(['customers', 'list', '--limit', '2', '--starting-after', first.data[1].id]);
+    const ids = [...first.data, ...second.data].map((c: { id: string }) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    // More than one page of 100: --all follows starting_after to the end.
+    for (let i = 0; i < 101; i++) await sb.sandbox.call('POST', '/v1/customers', { email: `many${i}@example.com` });
+    const everything = (await sb.sandbox.call('GET', '/v1/customers?limit=100')).body;
+    expect(everything.has_more).toBe(true);
+    const all = await sb.json(['customers', 'list', '--all']);
+    expect(all).toMatchObject({ object: 'list', has_more: false });
+    const allIds = all.data.map((c: { id: string }) => c.id);
+    expect(allIds.length).toBeGreaterThan(104);
+    expect(new Set(allIds).size).toBe(allIds.length);
+    expect(allIds.slice(0, 100)).toEqual(everything.data.map((c: { id: string }) => c.id));
+    expect((await sb.pay(['customers', 'list', '--all'])).stdout.split('\n')).toHaveLength(allIds.length);
+    const both = await sb.pay(['customers', 'list', '--all', '--limit', '5']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("option '--all' cannot be used with option '--limit <n>'");
+  });
+
+  it('a limit out of range is a usage error naming --limit, before any request', async () => {
+    const result = await sb.pay(['customers', 'list', '--limit', '500']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Invalid --limit: must be an integer from 1 to 100.');
+  });
+});

@@ -1,0 +1,291 @@
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliSandbox } from '../../../../test/support/cli.js';
+
+// Spec section 3's payment intent table through the CLI (in-process): every state a card or
+// card_present intent reaches, and the transitions between them (DESIGN section 5).
+
+const dbDir = mkdtempSync(join(tmpdir(), 'pay-cli-db-'));
+const dbFile = join(dbDir, 'sandbox.db');
+const sb = cliSandbox({ clock: '2030-01-15T00:00:00Z', db: dbFile });
+afterAll(() => rmSync(dbDir, { recursive: true, force: true }));
+
+/** A card payment method, made over HTTP: set-up, not what these tests are about. */
+async function pm(number = '4242424242424242'): Promise<string> {
+  const res = await sb.http('POST', '/v1/payment-methods', { type: 'card', card: { number, exp_month: 12, exp_year: 2034, cvc: number.startsWith('37') ? '1234' : '123' } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.id;
+}
+
+const createIntent = (...extra: string[]) => sb.json(['intents', 'create', '--amount', '1000', '--currency', 'usd', ...extra]);
+
+describe('card payment intents', () => {
+  it('requires_payment_method → requires_confirmation → succeeded, with one charge', async () => {
+    const open = await createIntent();
+    expect(open).toMatchObject({ object: 'payment_intent', status: 'requires_payment_method', amount: 1000, amount_received: 0, payment_method_types: ['card'], capture_method: 'automatic', subscription_id: null });
+    const id = await pm();
+    const paid = await sb.json(['intents', 'confirm', open.id, '--payment-method', id]);
+    expect(paid).toMatchObject({ id: open.id, status: 'succeeded', amount_received: 1000, payment_method_id: id });
+
+    const waiting = await createIntent('--payment-method', await pm('5555555555554444'));
+    expect(waiting.status).toBe('requires_confirmation');
+    expect((await sb.json(['intents', 'confirm', waiting.id])).status).toBe('succeeded');
+
+    const charges = await sb.json(['charges', 'list', '--payment-intent', open.id]);
+    expect(charges.data).toHaveLength(1);
+    expect(await sb.json(['charges', 'get', charges.data[0].id])).toMatchObject({ status: 'succeeded', amount: 1000, amount_captured: 1000, payment_intent_id: open.id });
+
+    const again = await sb.pay(['intents', 'confirm', open.id, '--payment-method', id]);
+    expect(again.code).toBe(5);
+    expect(again.stderr).toContain('succeeded');
+  });
+
+  it('confirm=true at creation pays at once; a decline exits 6 with the code and the intent, which can be retried', async () => {
+    expect((await createIntent('--confirm', '--payment-method', await pm())).status).toBe('succeeded');
+
+    const declined = await sb.pay(['intents', 'create', '--amount', '1000', '--currency', 'usd', '--confirm', '--payment-method', await pm('4000000000000002')]);
+    expect(declined.code).toBe(6);
+    expect(declined.stderr).toContain('card_declined');
+    const intentId = /pi_[A-Za-z0-9]+/.exec(declined.stderr)?.[0];
+    expect(intentId).toBeDefined();
+    const kept = await sb.json(['intents', 'get', intentId!]);
+    expect(kept).toMatchObject({ status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } });
+    const retried = await sb.json(['intents', 'confirm', intentId!, '--payment-method', await pm()]);
+    expect(retried).toMatchObject({ status: 'succeeded', last_payment_error: null });
+    const attempts = await sb.json(['charges', 'list', '--payment-intent', intentId!]);
+    expect(attempts.data.map((c: { status: string }) => c.status)).toEqual(['succeeded', 'failed']);
+  });
+
+  it('each decline test card exits 6 with its code', async () => {
+    for (const [number, code] of [['4000000000009995', 'insufficient_funds'], ['4000000000000069', 'expired_card'], ['4000000000000127', 'incorrect_cvc']] as const) {
+      const open = await sb.http('POST', '/v1/payment-intents', { amount: 500, currency: 'usd', payment_method_types: ['card'] });
+      const res = await sb.pay(['intents', 'confirm', open.body.id, '--payment-method', await pm(number)]);
+      expect(res.code, number).toBe(6);
+      expect(res.stderr, number).toContain(code);
+      expect(res.stderr).toContain(open.body.id);
+    }
+  });
+
+  it('partial authorization: the charge succeeds with amount_captured below the amount', async () => {
+    const paid = await sb.json(['intents', 'create', '--amount', '1001', '--currency', 'usd', '--confirm', '--payment-method', await pm('4000000000005555')]);
+    expect(paid).toMatchObject({ status: 'succeeded', amount: 1001, amount_received: 500 });
+    expect(await sb.json(['charges', 'get', paid.latest_charge_id])).toMatchObject({ status: 'succeeded', amount_captured: 500 });
+  });
+
+  it('manual capture: requires_capture, captured once, at most the authorized amount', async () => {
+    const held = await createIntent('--capture-method', 'manual', '--confirm', '--payment-method', await pm());
+    expect(held).toMatchObject({ status: 'requires_capture', amount_capturable: 1000, amount_received: 0 });
+    const tooMuch = await sb.pay(['intents', 'capture', held.id, '--amount-to-capture', '1001']);
+    expect(tooMuch.code).toBe(1);
+    expect(tooMuch.stderr).toContain('param: amount_to_capture');
+    expect(await sb.json(['intents', 'capture', held.id, '--amount-to-capture', '600'])).toMatchObject({ status: 'succeeded', amount_received: 600 });
+    expect(await sb.json(['charges', 'get', held.latest_charge_id])).toMatchObject({ captured: true, amount_captured: 600 });
+    const twice = await sb.pay(['intents', 'capture', held.id]);
+    expect(twice.code).toBe(5);
+    expect(twice.stderr).toContain('only once');
+  });
+
+  it('cancel before processing or succeeded, never after', async () => {
+    const fromRequiresPaymentMethod = await createIntent();
+    const fromRequiresConfirmation = await createIntent('--payment-method', await pm());
+    const fromRequiresCapture = await createIntent('--capture-method', 'manual', '--confirm', '--payment-method', await pm());
+    for (const intent of [fromRequiresPaymentMethod, fromRequiresConfirmation, fromRequiresCapture]) {
+      const canceled = await sb.json(['intents', 'cancel', intent.id, '--cancellation-reason', 'requested_by_customer']);
+      expect(canceled, intent.status).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_customer' });
+    }
+    expect((await sb.json(['charges', 'get', fromRequiresCapture.latest_charge_id])).status).toBe('canceled');
+    const retry = await sb.pay(['intents', 'confirm', fromRequiresPaymentMethod.id, '--payment-method', await pm()]);
+    expect(retry.code).toBe(5);
+    const paid = await createIntent('--confirm', '--payment-method', await pm());
+    const late = await sb.pay(['intents', 'cancel', paid.id]);
+    expect(late.code).toBe(5);
+    expect(late.stderr).toContain('succeeded');
+  });
+
+  it('updates the amount before confirmation only', async () => {
+    const open = await createIntent();
+    expect(await sb.json(['intents', 'update', open.id, '--amount', '2500'])).toMatchObject({ amount: 2500, status: 'requires_payment_method' });
+    expect((await sb.json(['intents', 'confirm', open.id, '--payment-method', await pm()])).amount_received).toBe(2500);
+    expect((await sb.pay(['intents', 'update', open.id, '--amount', '10'])).code).toBe(5);
+  });
+
+  it('lists by status and customer', async () => {
+    const customer = (await sb.http('POST', '/v1/customers', { email: 'list@example.com' })).body;
+    const attached = await sb.json(['payment-methods', 'create', '--card', '4242424242424242', '--exp', '12/34', '--cvc', '123', '--customer', customer.id]);
+    expect(attached.customer_id).toBe(customer.id);
+    const mine = await createIntent('--customer', customer.id, '--confirm', '--payment-method', attached.id);
+    expect((await sb.json(['intents', 'list', '--customer', customer.id])).data.map((p: { id: string }) => p.id)).toEqual([mine.id]);
+    const canceled = await sb.json(['intents', 'list', '--status', 'canceled', '--limit', '100']);
+    expect(canceled.data.length).toBeGreaterThan(0);
+    expect(canceled.data.every((p: { status: string }) => p.status === 'canceled')).toBe(true);
+    expect((await sb.json(['payment-methods', 'list', '--customer', customer.id])).data.map((p: { id: string }) => p.id)).toEqual([attached.id]);
+  });
+
+  it('idempotent replay of a confirm returns the same intent and creates no second charge', async () => {
+    const open = await createIntent('--payment-method', await pm());
+    const args = ['api', 'POST', `/v1/payment-intents/${open.id}/confirm`, '--idempotency-key', `confirm-${open.id}`, '--verbose'];
+    const first = await sb.pay(args);
+    const replay = await sb.pay(args);
+    expect(first.code).toBe(0);
+    expect(replay.code).toBe(0);
+    expect(replay.stderr).toContain('[replayed]');
+    expect(JSON.parse(replay.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(JSON.parse(first.stdout).status).toBe('succeeded');
+    expect((await sb.json(['charges', 'list', '--payment-intent', open.id])).data).toHaveLength(1);
+  });
+
+  it('without a TTY or with --no-input, missing values are usage errors naming the flag', async () => {
+    const noAmount = await sb.pay(['intents', 'create', '--currency', 'usd', '--no-input']);
+    expect(noAmount.code).toBe(2);
+    expect(noAmount.stderr).toContain('--amount');
+    const noMethod = await sb.pay(['intents', 'create', '--amount', '100', '--currency', 'usd', '--confirm']);
+    expect(noMethod.code).toBe(2);
+    expect(noMethod.stderr).toContain('--payment-method');
+    const badCard = await sb.pay(['payment-methods', 'create', '--card', '4242424242424241', '--exp', '12/34', '--cvc', '123']);
+    expect(badCard.code).toBe(2);
+    expect(badCard.stderr).toContain('--card');
+    expect(badCard.stderr).not.toContain('4242424242424241');
+    const badCvc = await sb.pay(['payment-methods', 'create', '--card', '378282246310005', '--exp', '12/34', '--cvc', '123']);
+    expect(badCvc.code).toBe(2);
+    expect(badCvc.stderr).toContain('--cvc');
+  });
+
+  it('refuses cards that can never be paid online, and expired ones by the test clock', async () => {
+    const hsa = await sb.pay(['payment-methods', 'create', '--card', '4000000000001117', '--exp', '12/34', '--cvc', '123']);
+    expect(hsa.code).toBe(6);
+    expect(hsa.stderr).toContain('card_not_supported');
+    expect(hsa.stderr).toContain('param: card.number');
+    const jcb = await sb.pay(['payment-methods', 'create', '--card', '3566002020360505', '--exp', '12/34', '--cvc', '123']);
+    expect(jcb.stderr).toContain('card_not_supported');
+    const expired = await sb.pay(['payment-methods', 'create', '--card', '4242424242424242', '--exp', '12/29', '--cvc', '123']);
+    expect(expired.code).toBe(1);
+    expect(expired.stderr).toContain('param: card.exp_year');
+  });
+});
+
+describe('in-person payments on a terminal reader', () => {
+  let reader: { id: string };
+  let presentPm: string;
+
+  beforeAll(async () => {
+    const code = await sb.json(['readers', 'activation-code']);
+    reader = await sb.json(['readers', 'activate', '--activation-code', code.code, '--serial', 'SN-E2E-0001', '--processor', 'A', '--model', 'a-countertop']);
+    presentPm = (await sb.json(['payment-methods', 'create', '--type', 'card_present', '--reader', reader.id])).id;
+  });
+
+  const inPerson = (...extra: string[]) =>
+    sb.json(['intents', 'create', '--amount', '1000', '--currency', 'usd', '--payment-method-types', 'card_present', '--capture-method', 'automatic', '--confirm', '--payment-method', presentPm, ...extra]);
+
+  it('activates a self-owned processor A reader only', async () => {
+    expect(reader).toMatchObject({ object: 'terminal_reader', processor: 'A', model: 'a-countertop', device_type: 'self_owned', status: 'offline', serial_number: 'SN-E2E-0001' });
+    expect((await sb.json(['readers', 'list'])).data.map((r: { id: string }) => r.id)).toContain(reader.id);
+    expect(await sb.json(['readers', 'get', reader.id])).toMatchObject({ id: reader.id });
+    const code = await sb.json(['readers', 'activation-code']);
+    const b = await sb.pay(['readers', 'activate', '--activation-code', code.code, '--serial', 'SN-E2E-0002', '--processor', 'B', '--model', 'b-mobile']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('--processor');
+  });
+
+  it('requires_action → succeeded with a tip: amount_received = amount + tip', async () => {
+    const intent = await inPerson();
+    expect(intent).toMatchObject({ status: 'requires_action', next_action: { type: 'terminal_reader', terminal_reader_id: reader.id } });
+    const paid = await sb.json(['readers', 'present', reader.id, '--tip-amount', '150']);
+    expect(paid).toMatchObject({ id: intent.id, status: 'succeeded', amount: 1000, amount_received: 1150, tip_amount: 150 });
+    expect(await sb.json(['charges', 'get', paid.latest_charge_id])).toMatchObject({ status: 'succeeded', amount_captured: 1150 });
+  });
+
+  it('partial authorization on the reader', async () => {
+    await inPerson();
+    const paid = await sb.json(['readers', 'present', reader.id, '--available-amount', '600']);
+    expect(paid).toMatchObject({ status: 'succeeded', amount_received: 600 });
+    expect(await sb.json(['charges', 'get', paid.latest_charge_id])).toMatchObject({ status: 'succeeded', amount_captured: 600 });
+  });
+
+  it('a declined card returns the intent to requires_payment_method; it is retried on the reader', async () => {
+    const intent = await inPerson();
+    const declined = await sb.json(['readers', 'present', reader.id, '--outcome', 'declined']);
+    expect(declined).toMatchObject({ id: intent.id, status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } });
+    expect((await sb.json(['intents', 'confirm', intent.id, '--payment-method', presentPm])).status).toBe('requires_action');
+    const jcb = await sb.json(['readers', 'present', reader.id, '--card', '3566002020360505']);
+    expect(jcb.last_payment_error.code).toBe('card_not_supported');
+    await sb.json(['intents', 'confirm', intent.id, '--payment-method', presentPm]);
+    expect((await sb.json(['readers', 'present', reader.id])).status).toBe('succeeded');
+  });
+
+  it('cancel while the reader waits frees it', async () => {
+    const intent = await inPerson();
+    expect((await sb.json(['intents', 'cancel', intent.id])).status).toBe('canceled');
+    expect((await sb.json(['readers', 'get', reader.id])).action).toBeNull();
+    expect((await sb.pay(['readers', 'present', reader.id])).code).toBe(5);
+  });
+});
+
+describe('refunds', () => {
+  it('refunds in part, then the rest, never beyond what was captured', async () => {
+    const paid = await createIntent('--confirm', '--payment-method', await pm());
+    const part = await sb.json(['refunds', 'create', '--payment-intent', paid.id, '--amount', '300', '--reason', 'requested_by_customer']);
+    expect(part).toMatchObject({ object: 'refund', status: 'succeeded', amount: 300, payment_intent_id: paid.id });
+    const over = await sb.pay(['refunds', 'create', '--payment-intent', paid.id, '--amount', '701']);
+    expect(over.code).toBe(1);
+    expect(over.stderr).toContain('param: amount');
+    const rest = await sb.json(['refunds', 'create', '--payment-intent', paid.id]);
+    expect(rest.amount).toBe(700);
+    expect((await sb.pay(['refunds', 'create', '--payment-intent', paid.id])).code).toBe(5);
+    expect(await sb.json(['charges', 'get', paid.latest_charge_id])).toMatchObject({ amount_refunded: 1000, refunded: true });
+    expect((await sb.json(['refunds', 'list', '--payment-intent', paid.id])).data.map((r: { amount: number }) => r.amount)).toEqual([700, 300]);
+    expect(await sb.json(['refunds', 'get', part.id])).toEqual(part);
+  });
+
+  it('a partial authorization refunds at most what was captured', async () => {
+    const paid = await createIntent('--confirm', '--payment-method', await pm('4000000000005555'));
+    expect((await sb.pay(['refunds', 'create', '--payment-intent', paid.id, '--amount', '501'])).code).toBe(1);
+    expect((await sb.json(['refunds', 'create', '--payment-intent', paid.id])).amount).toBe(500);
+  });
+});
+
+describe('test cards and help', () => {
+  it('pay sandbox cards lists every test card with its outcome', async () => {
+    const cards = await sb.json(['sandbox', 'cards']);
+    expect(cards).toHaveLength(13);
+    expect(cards).toContainEqual(expect.objectContaining({ number: '4242424242424242', brand: 'visa', outcome: 'success' }));
+    expect(cards).toContainEqual(expect.objectContaining({ number: '4000000000005555', outcome: 'partial' }));
+    const table = await sb.pay(['sandbox', 'cards']);
+    expect(table.stdout).toMatch(/^4000000000001117\tvisa\tHSA\/FSA/m);
+  });
+
+  it('documents the reader outcomes a test can present', async () => {
+    const help = await sb.pay(['readers', 'present', '--help']);
+    for (const word of ['approved', 'declined', 'insufficient_funds', 'hsa_fsa', '--tip-amount', '--available-amount', '--card']) expect(help.stdout).toContain(word);
+  });
+});
+
+describe('card data', () => {
+  it('the card number and cvc appear nowhere: database file, responses, events, output, traces', async () => {
+    const number = '4000056655665556';
+    const created = await sb.pay(['payment-methods', 'create', '--card', number, '--exp', '11/33', '--cvc', '987', '--zip', '94110', '--verbose', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const pmId = JSON.parse(created.stdout).id;
+    expect(JSON.parse(created.stdout).card).toEqual({ brand: 'visa', last4: '5556', exp_month: 11, exp_year: 2033, fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const paid = await sb.pay(['intents', 'create', '--amount', '100', '--currency', 'usd', '--confirm', '--payment-method', pmId, '--verbose']);
+    const raw = await sb.pay(['api', 'POST', '/v1/payment-methods', '--data-json', JSON.stringify({ type: 'card', card: { number, exp_month: 11, exp_year: 2033, cvc: '987' } }), '--verbose']);
+    expect(raw.stderr).toContain('"number":"…5556"');
+    for (const output of [created, paid, raw]) {
+      expect(output.stdout + output.stderr).not.toContain(number);
+      expect(output.stdout + output.stderr).not.toContain('"cvc":"987"');
+    }
+    const events = await sb.http('GET', '/v1/events?limit=100');
+    const fetched = [await sb.http('GET', `/v1/payment-methods/${pmId}`), await sb.http('GET', '/v1/payment-methods?limit=100'), events];
+    for (const res of fetched) {
+      expect(JSON.stringify(res.body)).not.toContain(number);
+      expect(JSON.stringify(res.body)).not.toMatch(/"cvc"/);
+    }
+    for (const file of [dbFile, `${dbFile}-wal`]) {
+      if (!existsSync(file)) continue;
+      const bytes = readFileSync(file).toString('latin1');
+      expect(bytes.includes(number), file).toBe(false);
+      expect(bytes.includes('"cvc"'), file).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,126 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv as baseEnv, cliSandbox, runCli as runPay } from '../../../../test/support/cli.js';
+
+const sb = cliSandbox();
+/** The second account's profile, written by `pay sandbox accounts add`. */
+let second: { account: string; apiKey: string };
+const dirs: string[] = [];
+const freshDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pay-profiles-'));
+  dirs.push(dir);
+  return dir;
+};
+
+beforeAll(async () => {
+  const added = await sb.pay(['sandbox', 'accounts', 'add', '--name', 'second', '--json']);
+  expect(added.code).toBe(0);
+  const config = JSON.parse(readFileSync(join(sb.configDir, 'config.json'), 'utf8'));
+  second = { account: config.profiles.second.account, apiKey: config.profiles.second.api_key };
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The profile `pay` would use, as `profiles show --json` reports it. */
+async function shown(args: string[] = [], env: Record<string, string | undefined> = {}) {
+  const result = await sb.pay(['profiles', 'show', '--json', ...args], { env });
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+describe('profile precedence: flag > env > file', () => {
+  it('the default profile when nothing says otherwise', async () => {
+    expect(await shown()).toMatchObject({ name: 'sandbox', account: sb.account });
+  });
+
+  it('PAY_PROFILE chooses a profile, and --profile beats it', async () => {
+    expect(await shown([], { PAY_PROFILE: 'second' })).toMatchObject({ name: 'second', account: second.account });
+    expect(await shown(['--profile', 'sandbox'], { PAY_PROFILE: 'second' })).toMatchObject({ name: 'sandbox', account: sb.account });
+  });
+
+  it('requests really go where the precedence says', async () => {
+    const mine = await sb.json(['customers', 'create', '--email', 'precedence@example.com']);
+    const asSecond = await sb.pay(['customers', 'get', mine.id], { env: { PAY_PROFILE: 'second' } });
+    expect(asSecond.code).toBe(4);
+    const flagWins = await sb.pay(['customers', 'get', mine.id, '--profile', 'sandbox'], { env: { PAY_PROFILE: 'second' } });
+    expect(flagWins.code).toBe(0);
+    // Environment values override the chosen profile's, field by field.
+    const envKey = await sb.pay(['customers', 'get', mine.id], { env: { PAY_ACCOUNT: second.account, PAY_API_KEY: second.apiKey } });
+    expect(envKey.code).toBe(4);
+  });
+
+  it('PAY_BASE_URL, PAY_ACCOUNT and PAY_API_KEY alone work with no config file', async () => {
+    const dir = freshDir();
+    const env = baseEnv(dir, { PAY_BASE_URL: sb.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey });
+    const created = await runPay(['customers', 'create', '--email', 'ci@example.com', '--json'], { env });
+    expect(created.code, created.stderr).toBe(0);
+    expect((await sb.http('GET', `/v1/customers/${JSON.parse(created.stdout).id}`)).status).toBe(200);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('an unknown profile is a usage error that lists the known ones', async () => {
+    const result = await sb.pay(['customers', 'list', '--profile', 'nope']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("No profile named 'nope'");
+    expect(result.stderr).toContain('second');
+  });
+});
+
+describe('pay profiles add|list|use|show|remove in a script', () => {
+  const key = 'sk_live_script_0123456789abcdefghij';
+
+  it('adds from flags and a piped key, lists, switches, shows and removes', async () => {
+    const dir = freshDir();
+    const env = baseEnv(dir);
+    const add = await runPay(['profiles', 'add', 'staging', '--base-url', 'https://staging.example.com', '--account', 'acct_staging', '--api-key-stdin', '--header-prefix', 'acme'], { env, input: key });
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stderr).toContain("Saved profile 'staging'");
+    await runPay(['profiles', 'add', 'prod', '--base-url', 'https://prod.example.com', '--account', 'acct_prod', '--api-key', key], { env });
+
+    const list = await runPay(['profiles', 'list'], { env });
+    expect(list.stdout.split('\n').map((line) => line.split('\t').slice(0, 2))).toEqual([['', 'prod'], ['*', 'staging']]);
+
+    expect((await runPay(['profiles', 'use', 'prod'], { env })).code).toBe(0);
+    const show = JSON.parse((await runPay(['profiles', 'show', '--json'], { env })).stdout);
+    expect(show).toMatchObject({ name: 'prod', base_url: 'https://prod.example.com', header_prefix: 'pay', config_file: join(dir, 'config.json') });
+    expect(JSON.parse((await runPay(['profiles', 'show', '--json', '--profile', 'staging'], { env })).stdout).header_prefix).toBe('acme');
+
+    expect((await runPay(['profiles', 'remove', 'prod'], { env })).code).toBe(0);
+    expect((await runPay(['profiles', 'remove', 'prod'], { env })).code).toBe(2);
+    expect(JSON.parse((await runPay(['profiles', 'list', '--json'], { env })).stdout).map((p: { name: string }) => p.name)).toEqual(['staging']);
+  });
+
+  it('without a TTY, a missing value is an error naming its flag, never a prompt', async () => {
+    const env = baseEnv(freshDir());
+    const result = await runPay(['profiles', 'add', 'x', '--account', 'acct_1'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--base-url');
+    expect(result.stderr).toContain('no TTY');
+  });
+
+  it('rejects a bad value before writing anything', async () => {
+    const dir = freshDir();
+    const result = await runPay(['profiles', 'add', 'x', '--base-url', 'ftp://x', '--account', 'a', '--api-key', 'k'], { env: baseEnv(dir) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--base-url');
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+});
+
+describe('the config file is its owner\'s alone (0600)', () => {
+  const mode = (path: string) => statSync(path).mode & 0o777;
+
+  it('is written 0600, and a wider mode is repaired on the next write', async () => {
+    const dir = freshDir();
+    const env = baseEnv(dir);
+    await runPay(['profiles', 'add', 'a', '--base-url', 'https://a.example.com', '--account', 'acct_a', '--api-key', 'sk_test_mode_0123456789'], { env });
+    const file = join(dir, 'config.json');
+    expect(mode(file)).toBe(0o600);
+    chmodSync(file, 0o644);
+    expect((await runPay(['profiles', 'use', 'a'], { env })).code).toBe(0);
+    expect(mode(file)).toBe(0o600);
+  });
+});

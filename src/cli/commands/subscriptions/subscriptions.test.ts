@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest';
+import { addDays, dueDates, dueInstant } from '../../../domain/schedule.js';
+import { cliSandbox } from '../../../../test/support/cli.js';
+
+// Every row of spec section 3's subscription transition table and its outcome mapping,
+// through the CLI (in-process) and the test clock. One sandbox, one clock that only moves forward: each
+// test anchors its subscriptions after the clock's current date.
+
+const GOOD = '4242424242424242';
+const DECLINED = '4000000000000002';
+
+const sb = cliSandbox({ clock: '2030-01-15T00:00:00Z' });
+
+async function ok(method: string, path: string, body?: unknown) {
+  const res = await sb.http(method, path, body);
+  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function card(customer: string, number = GOOD): Promise<string> {
+  const pm = await ok('POST', '/v1/payment-methods', { type: 'card', card: { number, exp_month: 12, exp_year: 2045, cvc: '123' } });
+  await ok('PUT', `/v1/payment-methods/${pm.id}/attach`, { customer_id: customer });
+  return pm.id;
+}
+
+async function customerWithCard(number = GOOD) {
+  const customer = (await ok('POST', '/v1/customers', { email: 'e2e-sub@example.com' })).id as string;
+  return { customer, pm: await card(customer, number) };
+}
+
+const today = async () => ((await ok('GET', '/v1/test-helpers/clock')).now as string).slice(0, 10);
+
+/** `pay subscriptions create` with every required flag; the anchor `days` after the clock's today. */
+async function create(days: number, extra: string[] = [], number = GOOD) {
+  const { customer, pm } = await customerWithCard(number);
+  const anchor = addDays(await today(), days);
+  return sb.json(['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '2500', '--billing-cycle-anchor', anchor, '--interval-unit', 'month', '--interval-count', '1', ...extra]);
+}
+
+const advance = (to: string) => sb.json(['sandbox', 'clock', 'advance', '--to', to]);
+const get = (id: string) => sb.json(['subscriptions', 'get', id]);
+const intents = async (id: string): Promise<Array<{ status: string; created: string; subscription_id: string }>> =>
+  (await ok('GET', `/v1/payment-intents?subscription_id=${id}&limit=100`)).data.reverse();
+
+describe('pay subscriptions: the transition table', () => {
+  it('(none) → pending on create; pending → active when the anchor payment succeeds', async () => {
+    const sub = await create(5, ['--metadata', 'order=7']);
+    expect(sub).toMatchObject({ status: 'pending', price: 2500, currency: 'usd', interval_unit: 'month', metadata: { order: '7' } });
+    expect(sub.next_payment_at).toBe(dueInstant(sub.billing_cycle_anchor));
+
+    const clock = await advance(sub.billing_cycle_anchor);
+    expect(clock).toEqual({ object: 'test_clock', now: dueInstant(sub.billing_cycle_anchor) });
+    const active = await get(sub.id);
+    expect(active).toMatchObject({ status: 'active', next_payment_at: dueInstant(dueDates(sub.billing_cycle_anchor, 'month', 1, 2)[1]!) });
+    // Outcome mapping: succeeded → active.
+    expect(await intents(sub.id)).toEqual([expect.objectContaining({ status: 'succeeded', subscription_id: sub.id, created: dueInstant(sub.billing_cycle_anchor) })]);
+  });
+
+  it('active → active on each successful payment; active → past_due when one fails, with no further attempts', async () => {
+    const sub = await create(1);
+    const dates = dueDates(sub.billing_cycle_anchor, 'month', 1, 4);
+    await advance(dates[1]!);
+    expect(await get(sub.id)).toMatchObject({ status: 'active', next_payment_at: dueInstant(dates[2]!) });
+
+    const declining = await card(sub.customer_id, DECLINED);
+    expect(await sb.json(['subscriptions', 'update', sub.id, '--payment-method', declining])).toMatchObject({ payment_method_id: declining, status: 'active' });
+    await advance(addDays(dates[3]!, 40));
+    // Outcome mapping: requires_payment_method → past_due.
+    expect(await get(sub.id)).toMatchObject({ status: 'past_due', next_payment_at: null });
+    expect((await intents(sub.id)).map((pi) => [pi.status, pi.created])).toEqual([
+      ['succeeded', dueInstant(dates[0]!)],
+      ['succeeded', dueInstant(dates[1]!)],
+      ['requires_payment_method', dueInstant(dates[2]!)],
+    ]);
+  });
+
+  it('past_due → past_due when a retry fails (exit 6); → active when it succeeds after the card is updated', async () => {
+    const sub = await create(1, [], DECLINED);
+    await advance(sub.billing_cycle_anchor);
+    expect((await get(sub.id)).status).toBe('past_due');
+
+    const failed = await sb.pay(['subscriptions', 'retry', sub.id]);
+    expect(failed.code).toBe(6);
+    expect(failed.stderr).toContain('card_declined');
+    expect(failed.stderr).toMatch(/payment intent: pi_/);
+    expect((await get(sub.id)).status).toBe('past_due');
+
+    await sb.json(['subscriptions', 'update', sub.id, '--payment-method', await card(sub.customer_id)]);
+    const retried = await sb.json(['subscriptions', 'retry', sub.id]);
+    expect(retried).toMatchObject({ status: 'active' });
+    expect(retried.next_payment_at).toBe(dueInstant(dueDates(sub.billing_cycle_anchor, 'month', 1, 2)[1]!));
+    expect((await intents(sub.id)).map((pi) => pi.status)).toEqual(['requires_payment_method', 'requires_payment_method', 'succeeded']);
+  });
+
+  it('active → paused: payments stop; paused → active on resume, the dates missed never charged', async () => {
+    const sub = await create(1, ['--interval-unit', 'week']);
+    const dates = dueDates(sub.billing_cycle_anchor, 'week', 1, 6);
+    await advance(dates[0]!);
+    const paused = await sb.pay(['subscriptions', 'pause', sub.id]);
+    expect(paused.code).toBe(0);
+    expect((await get(sub.id)).status).toBe('paused');
+    await advance(addDays(dates[2]!, 1));
+    expect(await sb.json(['subscriptions', 'resume', sub.id])).toMatchObject({ status: 'active', next_payment_at: dueInstant(dates[3]!) });
+    await advance(dates[4]!);
+    expect((await intents(sub.id)).map((pi) => pi.created)).toEqual([dates[0], dates[3], dates[4]].map((d) => dueInstant(d!)));
+
+    const again = await sb.pay(['subscriptions', 'resume', sub.id]);
+    expect(again.code).toBe(5);
+    expect(again.stderr).toContain('active');
+  });
+
+  it('active → canceled when cancel_at is reached, before the payment due that day', async () => {
+    const sub = await create(1);
+    const dates = dueDates(sub.billing_cycle_anchor, 'month', 1, 4);
+    await advance(dates[0]!);
+    await sb.json(['subscriptions', 'update', sub.id, '--cancel-at', dates[2]!]);
+    await advance(addDays(dates[3]!, 1));
+    expect(await get(sub.id)).toMatchObject({ status: 'canceled', canceled_at: dueInstant(dates[2]!), next_payment_at: null });
+    expect((await intents(sub.id)).map((pi) => pi.created)).toEqual([dates[0], dates[1]].map((d) => dueInstant(d!)));
+  });
+
+  it('any status → canceled on cancel, for good; canceling again changes nothing', async () => {
+    const pending = await create(3);
+    const active = await create(1);
+    const pastDue = await create(1, [], DECLINED);
+    const paused = await create(1);
+    await advance(active.billing_cycle_anchor);
+    await sb.json(['subscriptions', 'pause', paused.id]);
+    const before = [];
+    for (const sub of [pending, active, pastDue, paused]) {
+      before.push((await get(sub.id)).status);
+      expect(await sb.json(['subscriptions', 'cancel', sub.id, '--yes'])).toMatchObject({ status: 'canceled', next_payment_at: null });
+    }
+    expect(before).toEqual(['pending', 'active', 'past_due', 'paused']);
+    const again = await sb.json(['subscriptions', 'cancel', active.id]);
+    expect(again).toEqual(await get(active.id));
+    await advance(addDays(pending.billing_cycle_anchor, 70));
+    expect(await intents(pending.id)).toEqual([]);
+    expect(await intents(active.id)).toHaveLength(1);
+  });
+
+  it('a one-time future payment (cancel_at = anchor + 1 day) charges once and ends canceled', async () => {
+    const { customer, pm } = await customerWithCard();
+    const anchor = addDays(await today(), 10);
+    const sub = await sb.json(['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '9900', '--billing-cycle-anchor', anchor, '--interval-unit', 'month', '--interval-count', '1', '--cancel-at', addDays(anchor, 1)]);
+    await advance(addDays(anchor, 400));
+    expect((await intents(sub.id)).map((pi) => [pi.status, pi.created])).toEqual([['succeeded', dueInstant(anchor)]]);
+    expect((await get(sub.id)).status).toBe('canceled');
+  });
+});
+
+describe('pay subscriptions: events', () => {
+  it('customer, card, subscription, then the anchor: spec section 6 rule 2\'s events, intent events with subscription_id', async () => {
+    const customer = (await sb.json(['customers', 'create', '--email', 'events@example.com'])).id;
+    const pm = (await sb.json(['payment-methods', 'create', '--card', GOOD, '--exp', '12/40', '--cvc', '123', '--customer', customer])).id;
+    const anchor = addDays(await today(), 2);
+    const sub = await sb.json(['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '500', '--billing-cycle-anchor', anchor, '--interval-unit', 'week', '--interval-count', '1']);
+    await advance(anchor);
+
+    const events: Array<{ type: string; data: { object: { id: string; customer_id?: string; next_payment_at?: string }; subscription_id?: string; payment_intent_id?: string } }> =
+      (await ok('GET', '/v1/events?limit=100')).data.reverse();
+    const ours = events.filter((e) => e.data.object.id === customer || e.data.object.id === pm || e.data.object.id === sub.id || e.data.subscription_id === sub.id);
+    expect(ours.map((e) => e.type).sort()).toEqual([
+      'charge.succeeded',
+      'customer.created',
+      'payment_intent.created',
+      'payment_intent.succeeded',
+      'payment_method.attached',
+      'subscription.created',
+      'subscription.updated',
+    ]);
+    const succeeded = ours.find((e) => e.type === 'payment_intent.succeeded')!;
+    expect(succeeded.data.subscription_id).toBe(sub.id);
+    expect(succeeded.data.payment_intent_id).toBe(succeeded.data.object.id);
+    expect(ours.find((e) => e.type === 'subscription.updated')!.data.object).toMatchObject({ status: 'active', next_payment_at: dueInstant(addDays(anchor, 7)) });
+  });
+});
+
+describe('pay subscriptions: rules and errors', () => {
+  it('refuses to change the customer or the billing cycle, naming the field', async () => {
+    const sub = await create(2);
+    const cli = await sb.pay(['subscriptions', 'update', sub.id, '--billing-cycle-anchor', '2040-01-01']);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain('--billing-cycle-anchor');
+    expect(cli.stderr).toContain('immutable after creation');
+    const api = await sb.http('POST', `/v1/subscriptions/${sub.id}`, { interval_count: 2 });
+    expect(api.status).toBe(400);
+    expect(api.body.error).toMatchObject({ code: 'parameter_immutable', param: 'interval_count' });
+    expect(await get(sub.id)).toEqual(sub);
+  });
+
+  it('update merges metadata (key= removes one) and --no-cancel-at clears cancel_at', async () => {
+    const sub = await create(2, ['--metadata', 'a=1', '--metadata', 'b=2', '--cancel-at', '2045-01-01', '--platform-fee-amount', '100']);
+    const updated = await sb.json(['subscriptions', 'update', sub.id, '--metadata', 'b=', '--metadata', 'c=3', '--no-cancel-at', '--no-platform-fee-amount']);
+    expect(updated).toMatchObject({ metadata: { a: '1', c: '3' }, cancel_at: null, platform_fee_amount: null });
+    expect((await sb.pay(['subscriptions', 'update', sub.id])).code).toBe(2);
+  });
+
+  it('checks flags before any request and names what is missing without a TTY', async () => {
+    const before = (await ok('GET', '/v1/subscriptions?limit=100')).data.length;
+    const missing = await sb.pay(['subscriptions', 'create', '--price', '100', '--billing-cycle-anchor', '2040-01-01', '--interval-unit', 'week', '--interval-count', '1', '--payment-method', 'pm_x']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--customer');
+    const bad = await sb.pay(['subscriptions', 'create', '--customer', 'cus_x', '--payment-method', 'pm_x', '--price', '100', '--billing-cycle-anchor', '2040-02-30', '--interval-unit', 'week', '--interval-count', '1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--billing-cycle-anchor');
+    const unit = await sb.pay(['subscriptions', 'create', '--customer', 'cus_x', '--payment-method', 'pm_x', '--price', '100', '--billing-cycle-anchor', '2040-02-01', '--interval-unit', 'day', '--interval-count', '1']);
+    expect(unit.code).toBe(2);
+    expect(unit.stderr).toContain('--interval-unit');
+    expect((await ok('GET', '/v1/subscriptions?limit=100')).data.length).toBe(before);
+  });
+
+  it('wants a card attached to the customer (spec section 4 rule 4)', async () => {
+    const { customer } = await customerWithCard();
+    const other = await customerWithCard();
+    const res = await sb.pay(['subscriptions', 'create', '--customer', customer, '--payment-method', other.pm, '--price', '100', '--billing-cycle-anchor', addDays(await today(), 1), '--interval-unit', 'week', '--interval-count', '1']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('param: payment_method_id');
+    expect(res.stderr).toContain('not attached');
+  });
+
+  it('pause only from active: exit 5 naming the status', async () => {
+    const sub = await create(2);
+    const res = await sb.pay(['subscriptions', 'pause', sub.id]);
+    expect(res.code).toBe(5);
+    expect(res.stderr).toContain('pending');
+  });
+
+  it('lists by status and customer', async () => {
+    const sub = await create(2);
+    const mine = await sb.json(['subscriptions', 'list', '--customer', sub.customer_id]);
+    expect(mine.data.map((s: { id: string }) => s.id)).toEqual([sub.id]);
+    const pending = await sb.json(['subscriptions', 'list', '--status', 'pending', '--limit', '100']);
+    expect(pending.data.every((s: { status: string }) => s.status === 'pending')).toBe(true);
+    expect(pending.data.map((s: { id: string }) => s.id)).toContain(sub.id);
+    const piped = await sb.pay(['subscriptions', 'list', '--customer', sub.customer_id]);
+    expect(piped.stdout).toBe(`${sub.id}\tpending\t${sub.customer_id}\t2500 usd\tevery month\t${sub.next_payment_at}`);
+    expect((await sb.pay(['subscriptions', 'list', '--status', 'late'])).code).toBe(2);
+  });
+
+  it('schedule prints the upcoming due dates, from the anchor, ending before cancel_at', async () => {
+    const { customer, pm } = await customerWithCard();
+    const year = Number((await today()).slice(0, 4)) + 1;
+    const sub = await sb.json(['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '100', '--billing-cycle-anchor', `${year}-01-31`, '--interval-unit', 'month', '--interval-count', '1', '--cancel-at', `${year}-05-31`]);
+    const schedule = await sb.json(['subscriptions', 'schedule', sub.id, '--count', '6']);
+    expect(schedule.data).toEqual([
+      { payment: 1, date: `${year}-01-31` },
+      { payment: 2, date: `${year}-02-${year % 4 === 0 ? 29 : 28}` },
+      { payment: 3, date: `${year}-03-31` },
+      { payment: 4, date: `${year}-04-30` },
+    ]);
+    const piped = await sb.pay(['subscriptions', 'schedule', sub.id, '--count', '2']);
+    expect(piped.stdout).toBe(`1\t${year}-01-31\n2\t${year}-02-${year % 4 === 0 ? 29 : 28}`);
+  });
+});
+
+describe('pay sandbox clock', () => {
+  it('shows the clock, advances by days, and never goes backwards', async () => {
+    const shown = await sb.json(['sandbox', 'clock']);
+    expect(shown.object).toBe('test_clock');
+    expect(await sb.json(['sandbox', 'clock', 'show'])).toEqual(shown);
+    const moved = await sb.json(['sandbox', 'clock', 'advance', '--days', '2']);
+    expect(Date.parse(moved.now) - Date.parse(shown.now)).toBe(2 * 86_400_000);
+    const back = await sb.pay(['sandbox', 'clock', 'advance', '--to', '2030-01-01']);
+    expect(back.code).toBe(1);
+    expect(back.stderr).toContain('cannot go backwards');
+    expect(await sb.json(['sandbox', 'clock'])).toEqual(moved);
+    const both = await sb.pay(['sandbox', 'clock', 'advance', '--to', '2040-01-01', '--days', '1']);
+    expect(both.code).toBe(2);
+  });
+});
+

@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cliSandbox } from '../../test/support/cli.js';
+
+const sb = cliSandbox();
+let customer: { id: string };
+beforeAll(async () => {
+  customer = (await sb.http('POST', '/v1/customers', { email: 'out@example.com', first_name: 'Jenny' })).body;
+});
+
+describe('--json: stdout is the JSON value and nothing else', () => {
+  it.each([
+    [['customers', 'create', '--email', 'json@example.com']],
+    [['customers', 'list']],
+    [['profiles', 'list']],
+    [['profiles', 'show']],
+    [['sandbox', 'status']],
+    [['api', 'GET', '/v1/customers']],
+  ])('pay %s --json (and with --verbose)', async (args) => {
+    for (const extra of [[], ['--verbose']]) {
+      const result = await sb.pay([...args, '--json', ...extra]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(() => JSON.parse(result.stdout)).not.toThrow();
+      expect(result.stdout.trim().startsWith('{') || result.stdout.trim().startsWith('[')).toBe(true);
+    }
+  });
+
+  it('pay customers get --json is the object itself; an error leaves stdout empty', async () => {
+    expect(JSON.parse((await sb.pay(['customers', 'get', customer.id, '--json'])).stdout)).toMatchObject({ id: customer.id, object: 'customer' });
+    const missing = await sb.pay(['customers', 'get', 'cus_missing', '--json']);
+    expect(missing.code).toBe(4);
+    expect(missing.stdout).toBe('');
+  });
+});
+
+describe('piped output is plain TSV', () => {
+  it('lists are rows of tab-separated fields with no header and no colour', async () => {
+    const result = await sb.pay(['customers', 'list'], { env: { NO_COLOR: undefined } });
+    const lines = result.stdout.split('\n');
+    expect(lines.every((line) => line.startsWith('cus_'))).toBe(true);
+    expect(lines.find((line) => line.startsWith(customer.id))!.split('\t')).toEqual([customer.id, 'out@example.com', 'Jenny', expect.any(String)]);
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('one object is key<TAB>value lines', async () => {
+    const result = await sb.pay(['customers', 'get', customer.id]);
+    expect(result.stdout).toContain(`id\t${customer.id}\n`);
+    expect(result.stdout).toContain('email\tout@example.com\n');
+  });
+});
+
+describe('colour: never with NO_COLOR or --no-color', () => {
+  const hasColour = (text: string) => text.includes('\u001b[');
+  it('FORCE_COLOR colours messages; NO_COLOR and --no-color take it away', async () => {
+    const forced = await sb.pay(['customers', 'get', 'cus_missing'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(hasColour(forced.stderr)).toBe(true);
+    const noColor = await sb.pay(['customers', 'get', 'cus_missing'], { env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
+    expect(hasColour(noColor.stderr)).toBe(false);
+    const flag = await sb.pay(['customers', 'get', 'cus_missing', '--no-color'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(hasColour(flag.stderr)).toBe(false);
+    expect(flag.stderr).toContain('resource_missing');
+  });
+});
+
+/** Every command path with its help text, read from the help of the program itself. */
+async function helpTree(path: string[] = []): Promise<Array<{ path: string[]; help: string; exitCode: number }>> {
+  const { stdout: help, code: exitCode } = await sb.pay([...path, '--help']);
+  const section = help.split(/\nCommands:\n/)[1]?.split(/\n\n/)[0] ?? '';
+  const names = section
+    .split('\n')
+    .map((line) => /^ {2}(\S+)/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined && name !== 'help');
+  const children = await Promise.all(names.map((name) => helpTree([...path, name])));
+  return [{ path, help, exitCode }, ...children.flat()];
+}
+
+describe('help', () => {
+  it('every command, noun and verb, has examples in its help', async () => {
+    const tree = await helpTree();
+    expect(tree.map((c) => c.path.join(' '))).toEqual(expect.arrayContaining(['customers create', 'profiles add', 'sandbox accounts add', 'api', 'completion']));
+    for (const { path, help, exitCode } of tree) {
+      expect(exitCode).toBe(0);
+      expect(help, `pay ${path.join(' ')} --help`).toMatch(/\nExamples:\n {2}\$ pay /);
+    }
+  });
+  it('pay --version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const result = await sb.pay(['--version']);
+    expect(result).toMatchObject({ code: 0, stdout: version });
+  });
+});
+
+describe('--json fields: one field list for every command (gh\'s --json id,status)', () => {
+  it('keeps only the fields named, of an object and of each item of a list', async () => {
+    const one = await sb.pay(['customers', 'get', customer.id, '--json', 'id,email']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout)).toEqual({ id: customer.id, email: 'out@example.com' });
+    const list = JSON.parse((await sb.pay(['customers', 'list', '--json', 'id'])).stdout);
+    expect(list).toMatchObject({ object: 'list', has_more: false });
+    expect(list.data).toContainEqual({ id: customer.id });
+    expect(list.data.every((c: object) => Object.keys(c).join() === 'id')).toBe(true);
+    // Also after the id, and as --json=…
+    expect(JSON.parse((await sb.pay(['customers', 'get', '--json=id,created', customer.id])).stdout)).toEqual({ id: customer.id, created: expect.any(String) });
+    // An id after a bare --json is the command's argument, not a field list.
+    expect(JSON.parse((await sb.pay(['customers', 'get', '--json', customer.id])).stdout)).toMatchObject({ id: customer.id, object: 'customer' });
+  });
+
+  it('an unknown field is a usage error naming it and the valid ones, before any request (exit 2)', async () => {
+    const before = (await sb.http('GET', '/v1/customers?limit=100')).body.data.length;
+    const result = await sb.pay(['customers', 'create', '--email', 'fields@example.com', '--json', 'id,emial']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const error = JSON.parse(result.stderr).error;
+    expect(error).toMatchObject({ code: 'usage_error', exit_code: 2 });
+    expect(error.message).toContain("Unknown --json field 'emial'");
+    expect(error.message).toContain('id, object, created, livemode, email, first_name');
+    expect((await sb.http('GET', '/v1/customers?limit=100')).body.data.length).toBe(before);
+  });
+
+  it('commands that print plain objects select the same way (profiles, sandbox cards)', async () => {
+    expect(JSON.parse((await sb.pay(['profiles', 'list', '--json', 'name,default'])).stdout)).toEqual([{ name: 'sandbox', default: true }]);
+    const cards = JSON.parse((await sb.pay(['sandbox', 'cards', '--json', 'number'])).stdout);
+    expect(cards[0]).toEqual({ number: '4242424242424242' });
+    const bad = await sb.pay(['sandbox', 'cards', '--json', 'nope']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr).error.message).toMatch(/Unknown --json field 'nope': choose from number, /);
+  });
+});
+
+describe('--json fields on the commands with output of their own', () => {
+  it('pay api selects from the answer, and prints an error body whole', async () => {
+    expect(JSON.parse((await sb.pay(['api', 'GET', `/v1/customers/${customer.id}`, '--json', 'id,email'])).stdout)).toEqual({ id: customer.id, email: 'out@example.com' });
+    const missing = await sb.pay(['api', 'GET', '/v1/customers/cus_missing', '--json', 'id']);
+    expect(missing.code).toBe(4);
+    expect(JSON.parse(missing.stdout).error).toMatchObject({ code: 'resource_missing' });
+  });
+
+  it('trigger: the run\'s fields, or with --list the flows\'; an unknown one before any request', async () => {
+    const run = JSON.parse((await sb.pay(['trigger', 'customer.created', '--json', 'flow,created'])).stdout);
+    expect(Object.keys(run)).toEqual(['flow', 'created']);
+    expect(run.created.customer).toMatch(/^cus_/);
+    const flows = JSON.parse((await sb.pay(['trigger', '--list', '--json', 'name'])).stdout);
+    expect(flows).toContainEqual({ name: 'payment_intent.succeeded' });
+    const before = (await sb.http('GET', '/v1/customers?limit=100')).body.data.length;
+    const bad = await sb.pay(['trigger', 'customer.created', '--json', 'name']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr).error.message).toBe("Unknown --json field 'name': choose from flow, created, events, steps.");
+    expect((await sb.http('GET', '/v1/customers?limit=100')).body.data.length).toBe(before);
+  });
+
+  it('support\'s past-due list and a batch\'s dry run select from their rows', async () => {
+    expect(JSON.parse((await sb.pay(['subscriptions', 'past-due', '--json', 'subscription_id,retry'])).stdout)).toMatchObject({ object: 'list', data: [] });
+    const bad = await sb.pay(['subscriptions', 'retry-past-due', '--dry-run', '--json', 'counts']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr).error.message).toContain("Unknown --json field 'counts': choose from subscription_id, customer_id");
+  });
+
+  it('streams of several kinds of line (listen, simulate) refuse a field list, before connecting', async () => {
+    for (const args of [['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:9/hooks'], ['terminal', 'simulate', '--processor', 'A', '--model', 'a-countertop']]) {
+      const result = await sb.pay([...args, '--json', 'type']);
+      expect(result.code).toBe(2);
+      expect(JSON.parse(result.stderr).error.message).toMatch(/^Invalid --json type: (listen|simulate) prints JSON lines of several kinds; give --json alone\.$/);
+    }
+    expect((await sb.pay(['webhooks', 'listen', '--help'])).stdout).toContain('A field list (--json a,b) does not apply here.');
+  });
+});
+
+describe('errors under --json: one JSON object on stderr', () => {
+  it('a service error carries type, code, message, param, status and the exit code', async () => {
+    const missing = await sb.pay(['customers', 'get', 'cus_missing', '--json']);
+    expect(missing.code).toBe(4);
+    expect(missing.stdout).toBe('');
+    expect(JSON.parse(missing.stderr)).toEqual({
+      error: { type: 'not_found_error', code: 'resource_missing', message: "No such customer: 'cus_missing'.", param: 'id', status: 404, exit_code: 4 },
+    });
+    const human = await sb.pay(['customers', 'get', 'cus_missing']);
+    expect(human.stderr).toBe("✗ No such customer: 'cus_missing'. (resource_missing · param: id · HTTP 404)");
+  });
+
+  it('a usage error, commander\'s included, is an object too', async () => {
+    const bad = await sb.pay(['customers', 'create', '--email', 'nope', '--json']);
+    expect(JSON.parse(bad.stderr)).toEqual({ error: { code: 'usage_error', message: expect.stringContaining('Invalid --email'), exit_code: 2 } });
+    const flag = await sb.pay(['customers', 'list', '--limt', '3', '--json']);
+    expect(flag.code).toBe(2);
+    expect(JSON.parse(flag.stderr).error).toMatchObject({ code: 'usage_error', message: expect.stringContaining("unknown option '--limt'"), exit_code: 2 });
+  });
+});

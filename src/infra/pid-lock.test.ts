@@ -1,0 +1,71 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { acquireLock, LockedError } from './pid-lock.js';
+
+let dir: string;
+let lock: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pay-lock-'));
+  lock = join(dir, 'b.jsonl.lock');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The pid of a process that has ended. */
+async function deadPid(): Promise<number> {
+  const child = execa(process.execPath, ['-e', '0']);
+  const pid = child.pid!;
+  await child;
+  return pid;
+}
+
+describe('acquireLock', () => {
+  it('holds the lock with this pid, refuses a second taker naming the holder, and releases it', async () => {
+    const release = await acquireLock(lock);
+    expect(readFileSync(lock, 'utf8').trim()).toBe(String(process.pid));
+    const second = acquireLock(lock);
+    await expect(second).rejects.toBeInstanceOf(LockedError);
+    await expect(second).rejects.toMatchObject({ pid: process.pid, message: expect.stringContaining(`process ${process.pid}`) });
+    await release();
+    expect(existsSync(lock)).toBe(false);
+    await (await acquireLock(lock))();
+  });
+
+  it('refuses a lock held by another live process', async () => {
+    const child = execa(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    try {
+      writeFileSync(lock, `${child.pid}\n`);
+      await expect(acquireLock(lock)).rejects.toMatchObject({ name: 'LockedError', pid: child.pid });
+    } finally {
+      child.kill('SIGKILL');
+      await child.catch(() => undefined);
+    }
+  });
+
+  it('takes over a stale lock: its process is gone (kill -9), or it holds no pid', async () => {
+    writeFileSync(lock, `${await deadPid()}\n`);
+    const release = await acquireLock(lock);
+    expect(readFileSync(lock, 'utf8').trim()).toBe(String(process.pid));
+    await release();
+
+    writeFileSync(lock, '');
+    await (await acquireLock(lock))();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('of many takers at once, exactly one gets it, and every other one is told its pid', async () => {
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => acquireLock(lock)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+    expect(refusals.every((reason) => reason instanceof LockedError && reason.pid === process.pid)).toBe(true);
+  });
+
+  it('a release leaves alone a lock that is no longer its own', async () => {
+    const release = await acquireLock(lock);
+    writeFileSync(lock, '1\n');
+    await release();
+    expect(readFileSync(lock, 'utf8')).toBe('1\n');
+  });
+});

@@ -1,0 +1,21 @@
+import { ApiError } from '../../domain/errors.js';
+import type { AccountCreate } from '../../domain/test-helpers.js';
+import { type Account, newApiKey } from '../store/accounts.js';
+import type { ServiceContext } from './context.js';
+
+/**
+ * Another account of this sandbox, live at once, its clock at `clockStart`. The key
+ * (the one given, or a new one) is returned to its creator once.
+ */
+export function createAccount(ctx: ServiceContext, body: AccountCreate, clockStart: string): { account: Account; apiKey: string } {
+  if (body.account !== undefined && ctx.store.accounts.exists(body.account)) {
+    throw new ApiError(409, 'invalid_state', `Account ${body.account} already exists.`);
+  }
+  const apiKey = body.api_key ?? newApiKey();
+  return { account: ctx.store.accounts.upsert({ id: body.account, apiKey, clockNow: clockStart }), apiKey };
+}
+
+/** Erases the account's objects, events, deliveries and cursors; its clock goes back to `clockStart`. */
+export function resetAccount(ctx: ServiceContext, clockStart: string): void {
+  ctx.store.resetAccount(ctx.account.id, clockStart);
+}
