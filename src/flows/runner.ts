@@ -1,4 +1,5 @@
-import { type Client, toApiError } from '../client/client.js';
+import { toApiError } from '../client/api-error.js';
+import type { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { CLOCK_REFERENCE, type FlowFile, type FlowStep, REFERENCE, references, type StepKind, STEP_KINDS } from '../domain/flows.js';
