@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } f
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { sandboxLogFile, sandboxStateFile } from '../config/paths.js';
+import { packageFile } from '../infra/package-files.js';
 import { processAlive } from '../infra/pid-lock.js';
 
 export { processAlive };
@@ -17,7 +18,7 @@ export interface SandboxState {
 }
 
 export const DEFAULT_PORT = 12111;
-const PAY_BIN = fileURLToPath(new URL('../../bin/pay.js', import.meta.url));
+const PAY_BIN = fileURLToPath(packageFile('bin/pay.js'));
 
 export function readState(dir: string): SandboxState | undefined {
   try {
