@@ -1,7 +1,6 @@
-import { Profile, PROFILE_NAME } from '../../../config/profile.js';
+import { checkProfile, PROFILE_NAME } from '../../../config/profile.js';
 import { arg, defineCommand, flag } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { checkedBody } from '../../flags.js';
 import { profileFields, shownProfile } from './view.js';
 
 export const add = defineCommand({
@@ -29,9 +28,13 @@ export const add = defineCommand({
     const baseUrl = options.baseUrl ?? (await io.ask('--base-url', 'Base URL of the service'));
     const account = options.account ?? (await io.ask('--account', 'Merchant account id'));
     const apiKey = options.apiKey ?? (options.apiKeyStdin ? await io.readStdin() : await io.askSecret('--api-key-stdin', 'API key'));
-    const profile = checkedBody(Profile, { base_url: baseUrl, account, api_key: apiKey, header_prefix: options.headerPrefix }, (param) =>
-      param === 'api_key' ? '--api-key' : `--${param.replace(/_/g, '-')}`,
-    );
+    const checked = checkProfile({ base_url: baseUrl, account, api_key: apiKey, header_prefix: options.headerPrefix });
+    if ('problem' in checked) {
+      const { field, message, missing } = checked.problem;
+      const flag = field === 'api_key' ? '--api-key' : `--${field.replace(/_/g, '-')}`;
+      throw new UsageError(missing ? `Missing ${flag}: it is required.` : `Invalid ${flag}: ${message}.`);
+    }
+    const { profile } = checked;
     const store = await f.profiles();
     store.set(name, profile);
     if (options.default || store.defaultName() === undefined) store.setDefault(name);
