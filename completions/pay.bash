@@ -41,7 +41,7 @@ _pay_flags() {
     'events list') printf '%s\n' '--all' '--created-gt' '--created-gte' '--created-lt' '--created-lte' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--type' '--verbose' ;;
     'events resend') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--webhook-endpoint' ;;
     'events tail') printf '%s\n' '--events' '--from' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
-    'intents cancel') printf '%s\n' '--cancellation-reason' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'intents cancel') printf '%s\n' '--cancellation-reason' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--yes' '-y' ;;
     'intents capture') printf '%s\n' '--amount-to-capture' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'intents confirm') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--payment-method' '--profile' '--verbose' ;;
     'intents create') printf '%s\n' '--amount' '--capture-method' '--confirm' '--currency' '--customer' '--description' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--payment-method' '--payment-method-types' '--profile' '--verbose' ;;
@@ -137,11 +137,11 @@ _pay_values() {
     'payment-methods help|') printf '%s\n' 'attach' 'create' 'get' 'list' ;;
     'profiles help|') printf '%s\n' 'add' 'list' 'remove' 'show' 'use' ;;
     'profiles remove|'|'profiles use|'|*'|--profile') pay profiles list 2>/dev/null | cut -f2 ;;
-    'readers activate|--model') printf '%s\n' 'a-countertop' 'a-handheld' 'b-countertop' 'b-handheld' 'b-mobile' ;;
-    'readers activate|--processor'|'readers list|--processor') printf '%s\n' 'A' 'B' ;;
+    'readers activate|--model'|'terminal simulate|--model') printf '%s\n' 'a-countertop' 'a-handheld' 'b-countertop' 'b-handheld' 'b-mobile' ;;
+    'readers activate|--processor'|'readers list|--processor'|'terminal simulate|--processor') printf '%s\n' 'A' 'B' ;;
     'readers help|') printf '%s\n' 'activate' 'activation-code' 'get' 'list' 'present' ;;
-    'readers present|--method') printf '%s\n' 'tap' 'insert' 'swipe' 'wallet' ;;
-    'readers present|--outcome') printf '%s\n' 'approved' 'declined' 'insufficient_funds' 'expired_card' 'incorrect_cvc' 'hsa_fsa' 'partial' ;;
+    'readers present|--method'|'terminal simulate|--method') printf '%s\n' 'tap' 'insert' 'swipe' 'wallet' ;;
+    'readers present|--outcome'|'terminal simulate|--outcome') printf '%s\n' 'approved' 'declined' 'insufficient_funds' 'expired_card' 'incorrect_cvc' 'hsa_fsa' 'partial' ;;
     'refunds create|--reason') printf '%s\n' 'duplicate' 'fraudulent' 'requested_by_customer' ;;
     'refunds list|--status') printf '%s\n' 'pending' 'succeeded' 'failed' ;;
     'sandbox accounts help|') printf '%s\n' 'add' ;;
@@ -150,6 +150,7 @@ _pay_values() {
     'sandbox start|--db'|'subscriptions retry-past-due|--journal'|'subscriptions retry-past-due|--report') compgen -f -- "$3" ;;
     'subscriptions help|') printf '%s\n' 'cancel' 'create' 'get' 'list' 'past-due' 'pause' 'resume' 'retry' 'retry-past-due' 'schedule' 'update' ;;
     'terminal help|') printf '%s\n' 'simulate' ;;
+    'trigger|') printf '%s\n' 'customer.created' 'payment_intent.succeeded' 'payment_intent.payment_failed' 'charge.refunded' 'subscription.active' 'subscription.past_due' 'checkout.completed' ;;
     'webhooks endpoints help|') printf '%s\n' 'create' 'delete' 'get' 'list' ;;
     'webhooks help|') printf '%s\n' 'endpoints' 'listen' 'rotate-secret' ;;
   esac

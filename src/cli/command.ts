@@ -19,9 +19,13 @@ export interface Flag<T> {
   /** A method, so a flag of any value type is a Flag<unknown>. */
   parse?(value: string, previous: T): T;
   readonly defaultValue?: T | undefined;
+  /** The default as help shows it, when not the value itself (`30s`, not 30000). */
+  readonly defaultText?: string | undefined;
   readonly choices?: readonly string[] | undefined;
   readonly hidden?: boolean | undefined;
   readonly required?: boolean | undefined;
+  /** Required, but asked for at a TTY when missing (an error in scripts): help marks it required. */
+  readonly prompted?: boolean | undefined;
   /** Flags it cannot be given with (a default value does not count). */
   readonly conflicts?: readonly string[] | undefined;
   /** `--no-<flag>`: clears the field (the value is then null). */
@@ -47,6 +51,8 @@ export type OptionsOf<A extends Args, F extends Flags> = { -readonly [K in keyof
 interface FlagOptions {
   field?: string;
   hidden?: boolean;
+  /** Required, asked for at a TTY when missing. */
+  prompted?: boolean;
   /** Flags it cannot be given with. */
   conflicts?: readonly string[];
 }
@@ -56,12 +62,12 @@ const make = <T>(flags: string, description: string, rest: Partial<Flag<T>> = {}
 /** The flag builders: each types the value `run` gets. */
 export const flag = {
   string: ((flags: string, description: string, options: FlagOptions & { default?: string; required?: boolean } = {}) =>
-    make(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, defaultValue: options.default, required: options.required })) as {
+    make(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, prompted: options.prompted, defaultValue: options.default, required: options.required })) as {
     (flags: string, description: string, options: FlagOptions & ({ default: string } | { required: true })): Flag<string>;
     (flags: string, description: string, options?: FlagOptions): Flag<string | undefined>;
   },
   int: ((flags: string, description: string, options: FlagOptions & { default?: number } = {}) =>
-    make(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, parse: intArg, defaultValue: options.default })) as {
+    make(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, prompted: options.prompted, parse: intArg, defaultValue: options.default })) as {
     (flags: string, description: string, options: FlagOptions & { default: number }): Flag<number>;
     (flags: string, description: string, options?: FlagOptions): Flag<number | undefined>;
   },
@@ -72,7 +78,7 @@ export const flag = {
     (flags: string, description: string, options?: FlagOptions): Flag<boolean>;
   },
   choice: (<const V extends string>(flags: string, description: string, values: readonly V[], options: FlagOptions & { default?: V } = {}) =>
-    make(flags, description, { field: options.field, conflicts: options.conflicts, choices: values, defaultValue: options.default })) as {
+    make(flags, description, { field: options.field, conflicts: options.conflicts, prompted: options.prompted, choices: values, defaultValue: options.default })) as {
     <const V extends string>(flags: string, description: string, values: readonly V[], options: FlagOptions & { default: V }): Flag<V>;
     <const V extends string>(flags: string, description: string, values: readonly V[], options?: FlagOptions): Flag<V | undefined>;
   },
@@ -81,10 +87,20 @@ export const flag = {
     make<Record<string, string> | undefined>(flags, description, { ...options, parse: keyValueArg }),
   /** Comma-separated or repeated values. */
   list: (flags: string, description: string, options: FlagOptions = {}) => make<string[] | undefined>(flags, description, { ...options, parse: listArg }),
-  /** A value read by `parse` (which throws commander's InvalidArgumentError on a bad one). */
-  parsed: (<T>(flags: string, description: string, parse: (value: string) => T, options: FlagOptions & { default?: T } = {}) =>
-    make<T | undefined>(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, parse: (value) => parse(value), defaultValue: options.default })) as {
-    <T>(flags: string, description: string, parse: (value: string) => T, options: FlagOptions & { default: T }): Flag<T>;
+  /**
+   * A value read by `parse` (which throws commander's InvalidArgumentError on a bad one);
+   * its default is given as a person would type it (`30s`) and shown so in help.
+   */
+  parsed: (<T>(flags: string, description: string, parse: (value: string) => T, options: FlagOptions & { default?: string } = {}) =>
+    make<T | undefined>(flags, description, {
+      field: options.field,
+      hidden: options.hidden,
+      conflicts: options.conflicts,
+      parse: (value) => parse(value),
+      defaultValue: options.default === undefined ? undefined : parse(options.default),
+      defaultText: options.default,
+    })) as {
+    <T>(flags: string, description: string, parse: (value: string) => T, options: FlagOptions & { default: string }): Flag<T>;
     <T>(flags: string, description: string, parse: (value: string) => T, options?: FlagOptions): Flag<T | undefined>;
   },
   /** Repeatable, each value kept as given (or as `parse` reads it), in order. */
@@ -98,6 +114,7 @@ export const flag = {
 export const arg = {
   required: (name: `<${string}>`, description: string): Arg<string> => ({ name, description }),
   optional: (name: `[${string}]`, description: string): Arg<string | undefined> => ({ name, description }),
+  /** One of `values` (checked by commander, offered by completion). */
   choice: <const V extends string>(name: `[${string}]`, description: string, values: readonly V[]): Arg<V | undefined> => ({ name, description, choices: values }),
 };
 
@@ -197,10 +214,11 @@ export function defineCommand<const A extends Args = Record<never, never>, const
         command.addArgument(argument);
       }
       const attributes = flags.map(([key, given]) => {
-        const option = new Option(given.flags, given.description);
+        const required = given.required ? ' (required)' : given.prompted ? ' (required; asked for at a terminal)' : '';
+        const option = new Option(given.flags, `${given.description}${required}`);
         if (given.parse) option.argParser(given.parse);
         if (given.choices) option.choices(given.choices);
-        if (given.defaultValue !== undefined) option.default(given.defaultValue);
+        if (given.defaultValue !== undefined) option.default(given.defaultValue, given.defaultText);
         if (given.hidden) option.hideHelp();
         if (given.required) option.makeOptionMandatory();
         if (given.conflicts) option.conflicts([...given.conflicts]);

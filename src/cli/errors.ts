@@ -14,6 +14,29 @@ export class CancelError extends Error {
   }
 }
 
+/** A card was declined where the service answered with the declined object rather than a 402 (a reader's outcome): exit 6, as every decline. */
+export class DeclinedError extends Error {
+  override name = 'DeclinedError';
+}
+
+/** The local sandbox is not running where a command needs it (exit 7, as an unreachable service). */
+export class NotRunningError extends Error {
+  override name = 'NotRunningError';
+}
+
+/** The port asked for is taken by another program (exit 2; the JSON error's code `port_in_use` tells auto-start to take another). */
+export class PortInUseError extends Error {
+  override name = 'PortInUseError';
+  constructor(readonly port: number) {
+    super(`${port} is in use; choose another with --port N (or --port 0 for any free port).`);
+  }
+}
+
+/** A background sandbox's own refusal (its port taken…) is the usage error it was there. */
+export function refusedStart(error: unknown): never {
+  throw error instanceof Error && error.name === 'SandboxStartError' ? new UsageError(error.message) : error;
+}
+
 /** A batch finished with some items failed. */
 export class PartialError extends Error {
   override name = 'PartialError';

@@ -3,6 +3,7 @@ import type { ResolvedProfile } from '../config/resolve.js';
 import type { ProfileStore } from '../config/store.js';
 import type { Client } from '../client/client.js';
 import type { IO } from './io/io.js';
+import { refusedStart } from './errors.js';
 
 export interface GlobalFlags {
   /** `--json`: every field (an empty list), or only those named. */
@@ -73,10 +74,16 @@ export class Factory {
 
   /** Starts the sandbox profile's sandbox in the background, on its port; the profile as it then is. */
   private async startSandbox(profile: ResolvedProfile): Promise<ResolvedProfile> {
-    const { startDetached, DEFAULT_PORT } = await import('../sandbox/daemon.js');
+    const { startDetached, DEFAULT_PORT, SandboxStartError } = await import('../sandbox/daemon.js');
     const port = profile.base_url ? new URL(profile.base_url).port || String(DEFAULT_PORT) : String(DEFAULT_PORT);
     this.io.info(`The sandbox is not running: starting it in the background on port ${port}…`);
-    const ready = await this.io.spin('Starting the sandbox…', () => startDetached(this.configDir, ['--port', port], this.env));
+    const start = (on: string) => this.io.spin('Starting the sandbox…', () => startDetached(this.configDir, ['--port', on], this.env));
+    // Its port taken by another program, it takes any free one; the sandbox profile records where.
+    const ready = await start(port).catch((error: unknown) => {
+      if (!(error instanceof SandboxStartError && error.code === 'port_in_use')) throw error;
+      this.io.info(`Port ${port} is in use: starting it on a free port instead…`);
+      return start('0');
+    }).catch(refusedStart);
     this.io.info(`Sandbox started at ${ready.base_url} (pid ${ready.pid}). Stop it with: pay sandbox stop`);
     // `sandbox start` refreshed the profile (its key, if the database was new).
     this.resolved = undefined;
@@ -85,8 +92,10 @@ export class Factory {
 
   client(): Promise<Client> {
     this.clientPromise ??= (async () => {
-      // No health check first: a sandbox that is down is started when a request finds it so.
-      const profile = await this.configured();
+      // No health check first: a sandbox that is down is started when a request finds it
+      // so. One never started has no address yet (a new user's first command): start it now.
+      const configured = await this.configured();
+      const profile = configured.sandbox && !configured.base_url ? await this.profile() : configured;
       const { Client } = await import('../client/client.js');
       const started = (started: ResolvedProfile) => ({ baseUrl: started.base_url, account: started.account, apiKey: started.api_key });
       return new Client({

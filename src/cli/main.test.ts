@@ -14,7 +14,7 @@ describe('exit codes (DESIGN.md section 8)', () => {
   it('2 for usage errors, before any request, with a suggestion on a typo', async () => {
     const typo = await sb.pay(['custmers', 'list']);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain("unknown command 'custmers'");
+    expect(typo.stderr).toContain("Unknown command 'custmers'");
     expect(typo.stderr).toContain('Did you mean customers?');
     const verbTypo = await sb.pay(['customers', 'lst']);
     expect(verbTypo.code).toBe(2);
@@ -27,7 +27,7 @@ describe('exit codes (DESIGN.md section 8)', () => {
     expect(value.stderr).toContain('--limit');
     const missing = await sb.pay(['customers', 'get']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("missing required argument 'id'");
+    expect(missing.stderr).toContain('Missing <id>');
     for (const result of [typo, flag, value, missing]) expect(result.stdout).toBe('');
   });
 

@@ -4,9 +4,10 @@ import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { LockedError } from '../infra/pid-lock.js';
 import { ListenError } from '../webhooks/errors.js';
-import { CancelError, CheckFailedError, PartialError, UsageError } from './errors.js';
+import { CancelError, CheckFailedError, DeclinedError, NotRunningError, PartialError, PortInUseError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
 import type { IO, Streams } from './io/io.js';
+import { finishHelp, HELP_COMMAND, HELP_OPTION, helpArgs, helpSettings } from './help.js';
 import { NOUNS } from './nouns.js';
 import { asksVersionOnly, version } from './version.js';
 
@@ -33,9 +34,12 @@ const ERRORS: ReadonlyArray<readonly [new (...args: never[]) => Error, number, s
   [PathError, EXIT.usage, 'usage_error'],
   [ConfigError, EXIT.usage, 'config_error'],
   [ListenError, EXIT.usage, 'usage_error'],
+  [PortInUseError, EXIT.usage, 'port_in_use'],
   [CredentialsError, EXIT.auth, 'credentials_missing'],
   [LockedError, EXIT.conflict, 'locked'],
+  [DeclinedError, EXIT.declined, 'card_declined'],
   [NetworkError, EXIT.unreachable, 'unreachable'],
+  [NotRunningError, EXIT.unreachable, 'not_running'],
   [PartialError, EXIT.partial, 'partial'],
   [CheckFailedError, EXIT.error, 'check_failed'],
   [CancelError, EXIT.interrupted, 'cancelled'],
@@ -65,14 +69,14 @@ function exitCodeFor(error: unknown): number {
 
 const VALUE_FLAGS = new Set(['--profile']);
 
-/** The noun a command line names (after global flags), so only its module is loaded. */
-function nounOf(args: string[], nouns: ReadonlySet<string>): string | undefined {
+/** Where the first word of a command line is (after global flags); -1 when there is none. */
+function firstWord(args: string[], nouns: ReadonlySet<string>): number {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (VALUE_FLAGS.has(arg) || (arg === '--json' && !nouns.has(args[i + 1] ?? '') && FIELD_LIST.test(args[i + 1] ?? ''))) i++;
-    else if (!arg.startsWith('-')) return arg === 'help' ? args[i + 1] : arg;
+    else if (!arg.startsWith('-')) return i;
   }
-  return undefined;
+  return -1;
 }
 
 /** `--json id,status`: top-level field names, comma-separated. */
@@ -111,14 +115,17 @@ function commandNames(command: Command, names = new Set<string>()): Set<string> 
 }
 
 export async function main(argv: string[], streams: Streams): Promise<number> {
-  const args = argv.slice(2);
+  const nouns = new Set(NOUNS.map((noun) => noun.name));
+  const given = argv.slice(2);
+  const at = firstWord(given, nouns);
+  const args = at === -1 ? given : helpArgs(given, at);
   // `--version` answers before commander is even loaded (bin/pay.js answers it sooner still).
   if (asksVersionOnly(args)) {
     streams.stdout.write(`${version()}\n`);
     return EXIT.ok;
   }
   // Loaded only past `--version`: chalk and commander are most of a short run's start-up.
-  const [{ Command, Option }, { IO }, { groupExamples, fieldsArg }, { ID_PREFIX }] = await Promise.all([
+  const [{ Command, Help, Option }, { IO }, { groupExamples, fieldsArg }, { ID_PREFIX }] = await Promise.all([
     import('commander'),
     import('./io/io.js'),
     import('./flags.js'),
@@ -149,14 +156,13 @@ export async function main(argv: string[], streams: Streams): Promise<number> {
     .addOption(new Option('--no-input', 'Never prompt; missing values are errors (also when CI is set or stdin is not a TTY)'))
     .addOption(new Option('--verbose', 'Trace HTTP requests on stderr, API keys masked'))
     .addOption(new Option('--no-color', 'Disable colour (NO_COLOR is honoured too)'))
-    .helpCommand(true)
+    .helpOption(...HELP_OPTION)
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: true })
+    .configureHelp(helpSettings(Help.prototype))
     .exitOverride()
     .configureOutput({
       writeOut: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),
-      outputError: (text, write) => (wantsJSON ? io.errorJSON({ code: 'usage_error', message: text.replace(/^error: /, '').trim(), exit_code: EXIT.usage }) : write(io.errColor.red(text))),
     })
     .addHelpText(
       'after',
@@ -168,19 +174,23 @@ Examples:
   $ pay api GET /v1/customers --verbose
 
 Environment: PAY_PROFILE, PAY_BASE_URL, PAY_ACCOUNT, PAY_API_KEY, PAY_CONFIG_DIR, NO_COLOR, CI.
-Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined, 7 unreachable, 8 partial, 130 interrupted.`,
+Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined, 7 unreachable, 8 partial, 130 interrupted.
+`,
     );
 
-  const wanted = nounOf(args, new Set(NOUNS.map((noun) => noun.name)));
+  const wanted = at === -1 ? undefined : args[at];
   // Completion walks the whole tree; any other command needs only its own noun.
   const loadAll = wanted === 'completion';
   for (const noun of NOUNS) {
-    const command = program.command(noun.name).description(noun.summary);
+    const command = program.command(noun.name).description(noun.summary).helpGroup(noun.group);
     if (loadAll || noun.name === wanted) {
       (await noun.load()).register(command, f);
       groupExamples(command);
     }
   }
+  // The program's own `help` goes with the setup commands.
+  program.commandsGroup('Setup:').helpCommand(...HELP_COMMAND);
+  finishHelp(program, io, () => wantsJSON);
 
   try {
     const ids = new RegExp(`^(${Object.values(ID_PREFIX).join('|')})_`);
@@ -255,7 +265,7 @@ export async function run(): Promise<void> {
     // A long-running command (sandbox, listen, a batch) stops cleanly; anything else is interrupted.
     if (activeIO?.handlesStop) {
       stoppedAt = performance.now();
-      return activeIO.stop();
+      return activeIO.stop(signal);
     }
     process.exit(signal === 'SIGINT' ? EXIT.interrupted : 143);
   };

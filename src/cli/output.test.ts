@@ -65,7 +65,12 @@ describe('colour: never with NO_COLOR or --no-color', () => {
 /** Every command path with its help text, read from the help of the program itself. */
 async function helpTree(path: string[] = []): Promise<Array<{ path: string[]; help: string; exitCode: number }>> {
   const { stdout: help, code: exitCode } = await sb.pay([...path, '--help']);
-  const section = help.split(/\nCommands:\n/)[1]?.split(/\n\n/)[0] ?? '';
+  // Commands are listed under headings of their groups (Commands:, Core resources:…).
+  const notCommands = new Set(['Usage', 'Arguments', 'Options', 'Global Options', 'Examples', 'Learn more']);
+  const section = help
+    .split(/\n\n/)
+    .filter((block) => /^[A-Z][\w ]*:\n/.test(block) && !notCommands.has(block.slice(0, block.indexOf(':'))))
+    .join('\n');
   const names = section
     .split('\n')
     .map((line) => /^ {2}(\S+)/.exec(line)?.[1])
@@ -182,6 +187,6 @@ describe('errors under --json: one JSON object on stderr', () => {
     expect(JSON.parse(bad.stderr)).toEqual({ error: { code: 'usage_error', message: expect.stringContaining('Invalid --email'), exit_code: 2 } });
     const flag = await sb.pay(['customers', 'list', '--limt', '3', '--json']);
     expect(flag.code).toBe(2);
-    expect(JSON.parse(flag.stderr).error).toMatchObject({ code: 'usage_error', message: expect.stringContaining("unknown option '--limt'"), exit_code: 2 });
+    expect(JSON.parse(flag.stderr).error).toMatchObject({ code: 'usage_error', message: "Unknown option '--limt'. Did you mean --limit?", exit_code: 2 });
   });
 });

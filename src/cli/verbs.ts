@@ -4,6 +4,7 @@ import type { EndpointName } from '../domain/endpoints.js';
 import { type Arg, arg, bodyFrom, type CommandDefinition, defineCommand, fieldsFrom, flag, type Flag, type OptionsOf } from './command.js';
 import type { Factory } from './factory.js';
 import type { Column } from './io/io.js';
+import { confirmDestructive, yesFlag } from './prompts.js';
 
 /*
  * The verbs every resource has, defined once: get one by id, list a page (or every
@@ -25,13 +26,18 @@ interface ByIdSpec<T, F extends Flags> {
   body?: () => Promise<z.ZodType>;
   /** Prints the answer (default: the object). */
   show?: (f: Factory, value: T, options: OptionsOf<{ id: Arg<string> }, F>) => void;
+  /**
+   * A destructive change: asked at a TTY, `--yes` in scripts. `what` says what it does
+   * (`canceling a payment intent is irreversible`), `question` asks about one id.
+   */
+  destructive?: { what: string; question: (id: string) => string };
 }
 
 const printObject = (f: Factory, value: unknown) => f.io.printObject(value as object);
 
 /** A command on one object: `<id>`, flags making an optional body, one call, the answer shown. */
 export function stateCommand<T, const F extends Flags = Record<never, never>>(name: string, endpoint: EndpointName, spec: ByIdSpec<T, F>) {
-  const flags = (spec.flags ?? {}) as F;
+  const flags = { ...((spec.flags ?? {}) as F), ...(spec.destructive ? yesFlag : {}) } as F & Partial<typeof yesFlag>;
   return defineCommand({
     name,
     description: spec.description,
@@ -41,6 +47,7 @@ export function stateCommand<T, const F extends Flags = Record<never, never>>(na
     fields: spec.fields,
     async run(options, f) {
       const body = spec.body ? bodyFrom(await spec.body(), flags, options) : undefined;
+      if (spec.destructive) await confirmDestructive(f.io, options.yes === true, spec.destructive.what, spec.destructive.question(options.id));
       const client = await f.client();
       const value = await client.call<T>(endpoint, { params: { id: options.id }, ...(body === undefined ? {} : { body }) });
       (spec.show ?? printObject)(f, value, options);

@@ -12,7 +12,7 @@ describe('checkProfile: the rules of a profile', () => {
   it('names the first field that breaks a rule, and the rule', () => {
     expect(checkProfile({ ...valid, base_url: 'ftp://x' })).toEqual({ problem: { field: 'base_url', message: 'must be an http(s) URL, e.g. https://api.example.com' } });
     expect(checkProfile({ ...valid, base_url: 'localhost:12111' })).toMatchObject({ problem: { field: 'base_url' } });
-    expect(checkProfile({ ...valid, account: '' })).toEqual({ problem: { field: 'account', message: 'must not be empty' } });
+    expect(checkProfile({ ...valid, account: 'acct 1' })).toEqual({ problem: { field: 'account', message: 'must be an account id: letters, digits, _ and -, e.g. acct_123' } });
     expect(checkProfile({ ...valid, api_key: 42 })).toEqual({ problem: { field: 'api_key', message: 'must be a string' } });
     expect(checkProfile({ ...valid, header_prefix: 'Pay' })).toEqual({ problem: { field: 'header_prefix', message: 'must be lowercase letters, digits and -' } });
     expect(checkProfile({ ...valid, sandbox: 'yes' })).toEqual({ problem: { field: 'sandbox', message: 'must be true or false' } });

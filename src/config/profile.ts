@@ -33,13 +33,17 @@ const text = (rule: (value: string) => boolean, message: string) => (value: unkn
  */
 const RULES: { [K in keyof Profile]-?: { required: boolean; check: (value: unknown) => string | undefined } } = {
   base_url: { required: true, check: text(isHttpUrl, 'must be an http(s) URL, e.g. https://api.example.com') },
-  account: { required: true, check: text((v) => v.length > 0, 'must not be empty') },
+  // A word, not a URL or a sentence: what goes in the account header.
+  account: { required: true, check: text((v) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(v), 'must be an account id: letters, digits, _ and -, e.g. acct_123') },
   api_key: { required: true, check: text((v) => v.length > 0, 'must not be empty') },
   header_prefix: { required: false, check: text((v) => /^[a-z][a-z0-9-]*$/.test(v), 'must be lowercase letters, digits and -') },
   sandbox: { required: false, check: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false') },
   listen_secret: { required: false, check: aString },
   listener_id: { required: false, check: aString },
 };
+
+/** What is wrong with one field's given value, in words (`must be …`), or undefined. */
+export const profileFieldProblem = (field: keyof Profile, value: unknown): string | undefined => RULES[field].check(value);
 
 /** The profile the fields make (header_prefix defaulted, nothing else kept), or its first problem. */
 export function checkProfile(fields: Record<string, unknown>): { profile: Profile } | { problem: ProfileProblem } {
@@ -50,7 +54,7 @@ export function checkProfile(fields: Record<string, unknown>): { profile: Profil
       if (rule.required) return { problem: { field, message: 'is required', missing: true } };
       continue;
     }
-    const message = rule.check(value);
+    const message = profileFieldProblem(field, value);
     if (message !== undefined) return { problem: { field, message } };
     profile[field] = value;
   }

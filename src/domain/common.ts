@@ -19,13 +19,19 @@ export const Metadata = z
   )
   .refine((m) => Object.keys(m).length <= 50, { error: 'at most 50 metadata keys' });
 
+/** The dates the service takes: a schedule reaching past this is a typo, not a plan. */
+export const LAST_DATE = '2100-12-31';
+export const FIRST_DATE = '1970-01-01';
+
 export const DateString = z
   .string({ error: 'must be a date in the form YYYY-MM-DD' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date in the form YYYY-MM-DD' })
   .refine((s) => {
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-  }, { error: 'must be a real calendar date (YYYY-MM-DD)' });
+  }, { error: 'must be a real calendar date (YYYY-MM-DD)', abort: true })
+  // Same-length ISO dates compare as strings.
+  .refine((s) => s >= FIRST_DATE && s <= LAST_DATE, { error: `must be a date from ${FIRST_DATE} to ${LAST_DATE}` });
 
 export const IdOf = (prefix: string) =>
   z

@@ -30,6 +30,9 @@ export const SubscriptionFields = z.strictObject({
   cancel_at: DateString.optional(),
 });
 
+/** billing_cycle_anchor against the service's today (the sandbox clock's): the first payment is not in the past. */
+export const firstPaymentDate = (today: string) => DateString.refine((date) => compareDates(date, today) >= 0, { error: `must be today (${today}) or later` });
+
 export const SubscriptionCreate = SubscriptionFields.superRefine((value, ctx) => {
   if (value.cancel_at !== undefined && compareDates(value.cancel_at, value.billing_cycle_anchor) <= 0) {
     ctx.addIssue({ code: 'custom', path: ['cancel_at'], message: `must be after billing_cycle_anchor (${value.billing_cycle_anchor}); for a single payment use the day after it` });

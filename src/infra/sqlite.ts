@@ -1,19 +1,46 @@
-import { chmodSync, closeSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, fdatasync, openSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { Checkpointer } from './sqlite-checkpointer.js';
 
 export type Row = Record<string, SQLInputValue>;
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export interface SqliteOptions {
+  /**
+   * Durability off the calling thread, for a server answering requests: commits do not
+   * wait for the disk (synchronous = NORMAL); the WAL is fdatasync'd after every commit
+   * on libuv's pool (what synchronous = FULL does inside COMMIT), after-commit callbacks
+   * and `durable()` wait for it, and WAL checkpoints run in a worker (Checkpointer), not
+   * inside whichever COMMIT crosses the automatic threshold. Without it, a commit's
+   * callbacks run as soon as it returns.
+   */
+  syncOffThread?: boolean;
+}
 
 /**
  * node:sqlite behind a small surface, for the sandbox's store and `listen`'s spool alike:
  * a file only its owner can read (what is kept holds customers' details and key
  * hashes; WAL files inherit the mode), WAL, cached statements, and one transaction at a
  * time. Callers are synchronous, so a transaction never interleaves with another's.
+ * Group commit (`grouped`) lets the requests of one tick share one transaction, so they
+ * share its page writes and its fsync, each in a savepoint of its own.
  */
 export class Sqlite {
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private depth = 0;
   private afterCommit: Array<() => void> = [];
+  /** The open group transaction and the requests in it, answered once it is on disk. */
+  private group: Waiter[] | undefined;
+  /** Settles once everything committed so far is on disk. */
+  private synced: Promise<void> = Promise.resolve();
+  private readonly syncOffThread: boolean;
+  private walFd: number | undefined;
+  private checkpointer: Checkpointer | undefined;
   /**
    * Where a failed after-commit callback is told: stderr (the sandbox's log, sandbox.log
    * when detached), unless its owner says otherwise.
@@ -22,7 +49,7 @@ export class Sqlite {
     process.stderr.write(`pay: work after a commit failed (what was committed stands): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   };
 
-  constructor(readonly file: string) {
+  constructor(readonly file: string, options: SqliteOptions = {}) {
     if (file !== ':memory:') {
       closeSync(openSync(file, 'a', 0o600));
       chmodSync(file, 0o600);
@@ -30,14 +57,24 @@ export class Sqlite {
     this.db = new DatabaseSync(file);
     if (file !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
+    this.syncOffThread = options.syncOffThread === true && file !== ':memory:';
+    if (this.syncOffThread) {
+      this.db.exec('PRAGMA wal_autocheckpoint = 0');
+      this.checkpointer = new Checkpointer(file, () => {
+        this.outsideGroup();
+        this.db.exec('PRAGMA wal_checkpoint(RESTART)');
+      });
+    }
   }
 
   /** Runs SQL text as it is (schemas, pragmas): no parameters, no result. */
   exec(sql: string): void {
+    this.outsideGroup();
     this.db.exec(sql);
   }
 
   private statement(sql: string): StatementSync {
+    this.outsideGroup();
     let stmt = this.statements.get(sql);
     if (!stmt) {
       stmt = this.db.prepare(sql);
@@ -60,6 +97,7 @@ export class Sqlite {
 
   /** Runs `fn` in a transaction (nested calls join the outer one); rolls back on throw. */
   transaction<T>(fn: () => T): T {
+    this.outsideGroup();
     if (this.depth > 0) {
       this.depth++;
       try {
@@ -81,17 +119,105 @@ export class Sqlite {
     } finally {
       this.depth = 0;
     }
+    this.committed([]);
+    return result;
+  }
+
+  /**
+   * Runs `fn` in a savepoint of the tick's group transaction (opened here when none is)
+   * and settles with its result once that transaction is committed (and, with
+   * syncOffThread, on disk). A throw rolls back this savepoint alone; its neighbours
+   * commit. A read (`write` false) with no group open runs outside any transaction.
+   */
+  grouped<T>(fn: () => T, write = true): Promise<T> {
+    if (this.depth > 0) throw new Error('grouped() inside a transaction');
+    if (!write && !this.group) {
+      const outcome = this.inside(fn);
+      return this.synced.then(() => ('value' in outcome ? outcome.value : Promise.reject(outcome.error)));
+    }
+    if (!this.group) {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.group = [];
+      // After the I/O callbacks of this tick (the requests that arrived together).
+      setImmediate(() => this.commitGroup());
+    }
+    const group = this.group;
+    const mark = this.afterCommit.length;
+    this.db.exec('SAVEPOINT request');
+    const outcome = this.inside(fn);
+    if ('value' in outcome) {
+      this.db.exec('RELEASE request');
+    } else {
+      this.db.exec('ROLLBACK TO request');
+      this.db.exec('RELEASE request');
+      this.afterCommit.length = mark;
+    }
+    return new Promise<T>((resolve, reject) => {
+      group.push({ resolve: () => ('value' in outcome ? resolve(outcome.value) : reject(outcome.error)), reject });
+    });
+  }
+
+  private inside<T>(fn: () => T): { value: T } | { error: unknown } {
+    this.depth = 1;
+    try {
+      return { value: fn() };
+    } catch (error) {
+      return { error };
+    } finally {
+      this.depth = 0;
+    }
+  }
+
+  /** Work outside any transaction never sees, nor joins, a group not yet committed: it commits it first. */
+  private outsideGroup(): void {
+    if (this.group && this.depth === 0) this.commitGroup();
+  }
+
+  private commitGroup(): void {
+    const group = this.group;
+    if (!group) return;
+    this.group = undefined;
+    try {
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      this.afterCommit = [];
+      for (const waiter of group) waiter.reject(error);
+      return;
+    }
+    this.committed(group);
+  }
+
+  /** After a COMMIT: its callbacks, then its waiters, once it is durable, in commit order. */
+  private committed(waiters: Waiter[]): void {
     const callbacks = this.afterCommit;
     this.afterCommit = [];
-    // The work is committed: a failing push or wake-up must neither undo its answer nor stop the others.
-    for (const callback of callbacks) {
-      try {
-        callback();
-      } catch (error) {
-        this.report(error);
+    const done = () => {
+      // The work is committed: a failing push or wake-up must neither undo its answer nor stop the others.
+      for (const callback of callbacks) {
+        try {
+          callback();
+        } catch (error) {
+          this.report(error);
+        }
       }
-    }
-    return result;
+      for (const waiter of waiters) waiter.resolve();
+    };
+    if (!this.syncOffThread) return done();
+    this.walFd ??= openSync(`${this.file}-wal`, 'r');
+    const fd = this.walFd;
+    const sync = new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+    const synced = Promise.all([this.synced.catch(() => undefined), sync]).then(done);
+    synced.catch((error: unknown) => {
+      for (const waiter of waiters) waiter.reject(error);
+    });
+    this.synced = synced;
+    this.checkpointer?.committed();
+  }
+
+  /** Settles once every commit so far is durable: what an answer awaits. */
+  durable(): Promise<void> {
+    return this.synced;
   }
 
   /** Work that must only happen once the current transaction has committed (delivery, pushes). */
@@ -101,6 +227,9 @@ export class Sqlite {
   }
 
   close(): void {
+    this.commitGroup();
+    this.checkpointer?.close();
+    if (this.walFd !== undefined) closeSync(this.walFd);
     this.statements.clear();
     this.db.close();
   }

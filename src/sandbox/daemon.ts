@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { sandboxLogFile, sandboxStateFile } from '../config/paths.js';
@@ -18,6 +18,30 @@ export interface SandboxState {
 }
 
 export const DEFAULT_PORT = 12111;
+
+/** A background sandbox refused its own flags (exit 2): its message, and its error code (`port_in_use`…). */
+export class SandboxStartError extends Error {
+  override name = 'SandboxStartError';
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The last `--json` error object the sandbox wrote to its log: `{error: {code, message, exit_code}}`. */
+function lastError(log: string): { code: string; message: string; exit_code: number } | undefined {
+  for (const line of log.trim().split('\n').reverse()) {
+    try {
+      const parsed = JSON.parse(line) as { error?: { code: string; message: string; exit_code: number } };
+      if (parsed.error) return parsed.error;
+    } catch {
+      // Not a JSON line (a warning): keep looking.
+    }
+  }
+  return undefined;
+}
 const PAY_BIN = fileURLToPath(packageFile('bin/pay.js'));
 
 export function readState(dir: string): SandboxState | undefined {
@@ -69,6 +93,8 @@ export interface ReadyLine {
 export async function startDetached(dir: string, args: string[], env: NodeJS.ProcessEnv): Promise<ReadyLine> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = openSync(sandboxLogFile(dir), 'a', 0o600);
+  // What this start writes to the log begins here: a refusal is read back from it.
+  const from = fstatSync(log).size;
   const child = spawn(process.execPath, [PAY_BIN, 'sandbox', 'start', '--json', ...args], {
     detached: true,
     stdio: ['ignore', 'pipe', log],
@@ -92,6 +118,8 @@ export async function startDetached(dir: string, args: string[], env: NodeJS.Pro
       });
       child.once('exit', (code) => {
         clearTimeout(timer);
+        const refused = code === 2 ? lastError(readFileSync(sandboxLogFile(dir)).subarray(from).toString()) : undefined;
+        if (refused) return reject(new SandboxStartError(refused.message, refused.code));
         reject(new Error(`the sandbox exited with code ${code} before it was ready; see ${sandboxLogFile(dir)}`));
       });
     });

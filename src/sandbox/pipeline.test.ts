@@ -98,8 +98,8 @@ describe('authentication (DESIGN.md section 4)', () => {
 describe('customers and the event log', () => {
   it('writes customer.created in the same transaction', async () => {
     const created = await call('POST', '/v1/customers', { body: { email: 'event@example.com', metadata: { plan: 'gold' } } });
-    const row = server.sandbox.store.db.get<{ data: string }>("SELECT data FROM events WHERE account = 'acct_a' AND type = 'customer.created' ORDER BY seq DESC LIMIT 1");
-    expect(JSON.parse(row!.data)).toMatchObject({ object: 'event', type: 'customer.created', created: '2030-01-15T00:00:00Z', data: { object: created.body } });
+    const [event] = server.sandbox.store.events.list('acct_a', { type: 'customer.created', limit: 1 }).data;
+    expect(event).toMatchObject({ object: 'event', type: 'customer.created', created: '2030-01-15T00:00:00Z', data: { object: created.body } });
   });
 
   it('pages newest first with a cursor, and names a bad cursor or limit', async () => {

@@ -24,7 +24,10 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
  * The request pipeline, one fixed sequence: authenticate → rate limit → parse →
- * (replay) → act in one transaction → record for idempotency → respond. A rejected
+ * (replay) → act in one transaction → record for idempotency → respond once durable.
+ * The transaction is the request's savepoint in the tick's group commit (Database
+ * `grouped`), so a request's answer waits for its neighbours' shared COMMIT and fsync,
+ * but its failure rolls back its own work alone. A rejected
  * request throws before or inside the transaction, so it changes nothing; a declined
  * payment (an ApiError with `commit`) keeps its changes and is replayed like a success.
  * A handler with `ownTransactions` (a long clock advance) commits its own steps: it
@@ -45,69 +48,81 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
     method,
     url: fastifyPath(path),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const account = authenticate(sandbox, request);
-      sandbox.rateLimiter?.take(account.id);
-      const body = bodyObject(request.body, name.endsWith('create'));
-      const input = {
-        body: (schemas.body ? parseOrThrow(schemas.body, body) : undefined) as Parsed<BS>,
-        query: (schemas.query ? parseOrThrow(schemas.query, request.query ?? {}) : undefined) as Parsed<QS>,
-        params: request.params as Record<string, string>,
-        origin: originOf(request),
-      };
-      if (!schemas.query) rejectUnknown(request.query ?? {}, 'This operation takes no query parameters.');
-      if (!schemas.body && isWrite(method)) rejectUnknown(body, 'This operation takes no body.');
-      const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
-      const requestPath = request.url.split('?')[0]!;
-      const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
-
-      const replay = (ctx: ServiceContext): Outcome | undefined => {
-        if (key === undefined) return undefined;
-        const stored = sandbox.store.idempotency.find(account.id, key);
-        // Keys are kept a day of test-clock time.
-        if (!stored || msOf(ctx.now) - msOf(stored.created) >= DAY_MS) return undefined;
-        if (stored.method !== method || stored.path !== requestPath || stored.body_hash !== bodyHash) {
-          throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${clip(key)}' was already used with a different request; use a new key for a new request.`);
-        }
-        const body = JSON.parse(stored.response) as Record<string, unknown>;
-        return { status: stored.status, body, replayed: true, redacted: schemas.shownOnce !== undefined && body[schemas.shownOnce] === SHOWN_ONCE };
-      };
-      const act = (ctx: ServiceContext): Outcome => {
-        const outcome = keepingDeclines(() => handler(ctx, input));
-        return 'declined' in outcome
-          ? { status: outcome.declined.status, body: outcome.declined.toBody(), replayed: false }
-          : { status: 200, body: outcome.value, replayed: false };
-      };
-      const record = (ctx: ServiceContext, outcome: Outcome): Outcome => {
-        if (key !== undefined) {
-          sandbox.store.idempotency.save(account.id, key, {
-            method,
-            path: requestPath,
-            body_hash: bodyHash,
-            status: outcome.status,
-            response: JSON.stringify(withoutSecret(outcome.body, schemas.shownOnce)),
-            created: ctx.now,
-          });
-        }
-        return outcome;
-      };
-
-      let outcome: Outcome;
-      if (schemas.ownTransactions) {
-        // Such a handler may be async (it yields between its steps); it declines no payment.
-        const ctx = sandbox.context(account);
-        outcome = db.transaction(() => replay(ctx)) ?? { status: 200, body: await handler(ctx, input), replayed: false };
-        if (!outcome.replayed) db.transaction(() => record(sandbox.context(account), outcome));
-      } else {
-        outcome = db.transaction(() => {
-          const ctx = sandbox.context(account);
-          return replay(ctx) ?? record(ctx, act(ctx));
-        });
-      }
+      const outcome = schemas.ownTransactions ? await inOwnTransactions(request) : await db.grouped(() => inOneTransaction(request), isWrite(method));
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       if (outcome.redacted) reply.header(REDACTED_HEADER, schemas.shownOnce!);
       return reply.code(outcome.status).send(outcome.body);
     },
   });
+
+  function inOneTransaction(request: FastifyRequest): Outcome {
+    const { account, replay, act, record } = steps(request);
+    const ctx = sandbox.context(account);
+    return replay(ctx) ?? record(ctx, act(ctx));
+  }
+
+  async function inOwnTransactions(request: FastifyRequest): Promise<Outcome> {
+    const { account, input, replay, record } = steps(request);
+    // Such a handler may be async (it yields between its steps); it declines no payment.
+    const ctx = sandbox.context(account);
+    const outcome = db.transaction(() => replay(ctx)) ?? { status: 200, body: await handler(ctx, input), replayed: false };
+    if (!outcome.replayed) db.transaction(() => record(sandbox.context(account), outcome));
+    await db.durable();
+    return outcome;
+  }
+
+  /** Authenticates, rate-limits and parses the request; the replay, act and record steps bound to it. */
+  function steps(request: FastifyRequest) {
+    const account = authenticate(sandbox, request);
+    sandbox.rateLimiter?.take(account.id);
+    const body = bodyObject(request.body, name.endsWith('create'));
+    const input = {
+      body: (schemas.body ? parseOrThrow(schemas.body, body) : undefined) as Parsed<BS>,
+      query: (schemas.query ? parseOrThrow(schemas.query, request.query ?? {}) : undefined) as Parsed<QS>,
+      params: request.params as Record<string, string>,
+      origin: originOf(request),
+    };
+    if (!schemas.query) rejectUnknown(request.query ?? {}, 'This operation takes no query parameters.');
+    if (!schemas.body && isWrite(method)) rejectUnknown(body, 'This operation takes no body.');
+    const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
+    const requestPath = request.url.split('?')[0]!;
+    const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
+
+    const replay = (ctx: ServiceContext): Outcome | undefined => {
+      if (key === undefined) return undefined;
+      const stored = sandbox.store.idempotency.find(account.id, key);
+      // Keys are kept a day of test-clock time.
+      if (!stored || msOf(ctx.now) - msOf(stored.created) >= DAY_MS) return undefined;
+      if (stored.method !== method || stored.path !== requestPath || stored.body_hash !== bodyHash) {
+        throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${clip(key)}' was already used with a different request; use a new key for a new request.`);
+      }
+      const body = JSON.parse(stored.response) as Record<string, unknown>;
+      return { status: stored.status, body, replayed: true, redacted: schemas.shownOnce !== undefined && body[schemas.shownOnce] === SHOWN_ONCE };
+    };
+    const act = (ctx: ServiceContext): Outcome => {
+      const outcome = keepingDeclines(() => handler(ctx, input));
+      return 'declined' in outcome
+        ? { status: outcome.declined.status, body: outcome.declined.toBody(), replayed: false }
+        : { status: 200, body: outcome.value, replayed: false };
+    };
+    const record = (ctx: ServiceContext, outcome: Outcome): Outcome => {
+      if (key !== undefined) {
+        const stored = withoutSecret(outcome.body, schemas.shownOnce);
+        const objectId = stored && typeof stored === 'object' && 'id' in stored && typeof stored.id === 'string' ? stored.id : undefined;
+        sandbox.store.idempotency.save(account.id, key, {
+          method,
+          path: requestPath,
+          body_hash: bodyHash,
+          status: outcome.status,
+          response: JSON.stringify(stored),
+          created: ctx.now,
+        }, objectId);
+      }
+      return outcome;
+    };
+
+    return { account, input, replay, act, record };
+  }
 }
 
 interface Outcome {
@@ -144,16 +159,17 @@ export type PageOutcome<T> = { value: T } | { declined: ApiError };
 /**
  * The pipeline of a hosted page (checkout, payment links), one fixed sequence too: no
  * API key, the unguessable id in the URL is the capability, so → the account owning
- * that object → act in one transaction → the outcome. A refusal is returned, not thrown,
+ * that object → act in one transaction (its savepoint of the group commit) → the outcome once durable. A refusal is returned, not thrown,
  * for the page to show: a declined payment keeps its changes, any other refusal rolls
  * back. Undefined when no account owns such an object.
  */
-export function pageCall<T>(sandbox: Sandbox, kind: ObjectKind, id: string, act: (ctx: ServiceContext) => T): PageOutcome<T> | undefined {
-  const owner = sandbox.store.objects.ownerOf(kind, id);
-  const account = owner === undefined ? undefined : sandbox.store.accounts.byId(owner);
-  if (!account) return undefined;
+export async function pageCall<T>(sandbox: Sandbox, kind: ObjectKind, id: string, act: (ctx: ServiceContext) => T): Promise<PageOutcome<T> | undefined> {
   try {
-    return sandbox.store.db.transaction(() => keepingDeclines(() => act(sandbox.context(account))));
+    return await sandbox.store.db.grouped(() => {
+      const owner = sandbox.store.objects.ownerOf(kind, id);
+      const account = owner === undefined ? undefined : sandbox.store.accounts.byId(owner);
+      return account && keepingDeclines(() => act(sandbox.context(account)));
+    });
   } catch (error) {
     if (error instanceof ApiError) return { declined: error };
     throw error;

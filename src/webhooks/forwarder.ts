@@ -363,7 +363,12 @@ export class Forwarder {
     let retryIn: number | null = null;
     if (outcome === 'delivered' || outcome === 'rejected') {
       this.finish(pending);
-      if (target.down > 0) this.options.sink.notice(`${target.url} is answering again: delivering the ${this.spool.count(target.url)} events waiting for it.`);
+      if (target.down > 0) {
+        // Finished events leave the spool in the next batch: they are not waiting.
+        const waiting = this.spool.count(target.url) - this.finished.filter((done) => done.target === target.url).length;
+        const rest = waiting === 0 ? '.' : `: delivering the ${waiting === 1 ? 'event' : `${waiting} events`} waiting for it.`;
+        this.options.sink.notice(`${target.url} is answering again${rest}`);
+      }
       target.down = 0;
     } else if (pending.firstAttemptAt !== null && at - pending.firstAttemptAt >= GIVE_UP_AFTER_MS) {
       outcome = 'gave_up';

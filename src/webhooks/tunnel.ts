@@ -6,18 +6,19 @@ import type { ClientFrame, ServerFrame } from '../domain/listen.js';
 
 export type ReadyFrame = Extract<ServerFrame, { type: 'ready' }>;
 
-const events = (n: number) => `${n} event${n === 1 ? '' : 's'}`;
+/** What a resumption replayed; nothing to count is said in words, not as "0 events". */
+const replayed = (n: number) => (n === 0 ? 'nothing missed' : `${n} event${n === 1 ? '' : 's'} replayed`);
 
 /** How a reconnect is announced (never silently): where streaming resumed, how much was replayed. */
 export const reconnectedNotice = (frame: ReadyFrame) =>
-  `Reconnected: resumed after ${frame.after ?? 'the start of the log'}, ${events(frame.backlog)} replayed.`;
+  `Reconnected: resumed after ${frame.after ?? 'the start of the log'}, ${replayed(frame.backlog)}.`;
 
 /** How a lost (or refused) connection is announced, with when the next try is. */
 export const lostNotice = (baseUrl: string, reason: string, retryInMs: number, wasConnected: boolean) =>
   `${wasConnected ? 'Lost the connection to' : 'Could not connect to'} ${baseUrl} (${reason}): reconnecting in ${(retryInMs / 1000).toFixed(1)}s…`;
 
 /** How resuming a run is announced. */
-export const resumedNotice = (frame: ReadyFrame) => `Resumed after ${frame.after}, ${events(frame.backlog)} replayed.`;
+export const resumedNotice = (frame: ReadyFrame) => `Resumed after ${frame.after}, ${replayed(frame.backlog)}.`;
 
 export interface TunnelHandlers {
   /** The service accepted the tunnel; `reconnected` after a lost connection. */

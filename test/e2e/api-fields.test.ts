@@ -88,7 +88,7 @@ describe('pay api -f/-F (DESIGN section 8, as gh api)', () => {
 
   it('usage errors (exit 2), before any request: no -d any more, a missing file, a number too long, -F with --data-json, GET with --data-json', async () => {
     const cases: Array<[string[], string]> = [
-      [['api', 'POST', '/v1/customers', '-d', 'email=a@example.com'], "unknown option '-d'"],
+      [['api', 'POST', '/v1/customers', '-d', 'email=a@example.com'], "Unknown option '-d'"],
       [['api', 'POST', '/v1/customers', '-F', `email=@${join(dir, 'missing.txt')}`], 'cannot read'],
       [['api', 'POST', '/v1/customers', '-F', 'phone=41555501001234567890'], 'send it as a string with -f'],
       [['api', 'POST', '/v1/customers', '-f', 'email'], "Invalid -f 'email': expected key=value"],

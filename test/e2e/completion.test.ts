@@ -57,6 +57,16 @@ describe('bash completion (the checked-in script, in bash)', () => {
     expect(bashComplete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
   });
 
+  it('completes the flows of pay trigger and the values of terminal simulate\'s flags, as on readers', () => {
+    expect(bashComplete('trigger', '')).toEqual(expect.arrayContaining(['payment_intent.succeeded', 'subscription.active', 'checkout.completed']));
+    expect(bashComplete('trigger', 'subscription.')).toEqual(['subscription.active', 'subscription.past_due']);
+    expect(bashComplete('terminal', 'simulate', '--processor', '')).toEqual(['A', 'B']);
+    expect(bashComplete('terminal', 'simulate', '--model', 'b-')).toEqual(['b-countertop', 'b-handheld', 'b-mobile']);
+    expect(bashComplete('terminal', 'simulate', '--method', '')).toEqual(bashComplete('readers', 'present', 'tmr_1', '--method', ''));
+    expect(bashComplete('terminal', 'simulate', '--outcome', '')).toEqual(bashComplete('readers', 'present', 'tmr_1', '--outcome', ''));
+    expect(bashComplete('terminal', 'simulate', '--outcome', '')).toContain('insufficient_funds');
+  });
+
   it('completes profile names for --profile from the profiles on disk', () => {
     expect(bashComplete('--profile', '').sort()).toEqual(['prod', 'staging']);
     expect(bashComplete('customers', 'list', '--profile', 'st')).toEqual(['staging']);
@@ -82,6 +92,8 @@ describe.skipIf(!hasTool('fish'))('fish completion (the checked-in script, in fi
     expect(fish('pay --profile ').sort()).toEqual(['prod', 'staging']);
     expect(fish('pay --profile staging sand')).toEqual(['sandbox']);
     expect(fish('pay completion ').sort()).toEqual(['bash', 'fish', 'zsh']);
+    expect(fish('pay trigger charge')).toEqual(['charge.refunded']);
+    expect(fish('pay terminal simulate --processor ').sort()).toEqual(['A', 'B']);
   });
 });
 

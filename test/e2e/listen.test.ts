@@ -168,7 +168,7 @@ describe('pay webhooks listen', () => {
     await app.waitFor(() => app.ids().has(first));
     await sb.restart();
     await listener.said(/Lost the connection to http:\/\/127\.0\.0\.1:\d+ \(.+\): reconnecting in \d+\.\ds…/);
-    await listener.said(new RegExp(`Reconnected: resumed after ${first}, 0 events replayed\\.`));
+    await listener.said(new RegExp(`Reconnected: resumed after ${first}, nothing missed\\.`));
     const second = await customer();
     await app.waitFor(() => app.ids().has(second));
   });
@@ -198,6 +198,30 @@ describe('pay webhooks listen', () => {
       const result = await sb.pay(['webhooks', 'listen', ...args]);
       expect(result.exitCode, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(message);
+    }
+  });
+});
+
+// After the others: its listen makes the profile's later runs resume rather than start fresh.
+describe('pay webhooks listen, the app coming back', () => {
+  it('says the app is answering again without counting events when none are left waiting', async () => {
+    const down = new Receiver();
+    await down.start();
+    const url = down.url('/hook');
+    await down.stop();
+    try {
+      const listener = listen(['--forward-to', url]);
+      await listener.line(/^Ready!/);
+      await customer();
+      await listener.said(/is not answering/);
+      await down.start(); // back on the same port: the waiting event is the probe, and then none is left
+      await listener.said(/is answering again/);
+      await down.waitFor(() => down.received.length === 1);
+      expect(listener.stderr(), listener.stderr()).toContain(`${url} is answering again.\n`);
+      expect(listener.stderr()).not.toMatch(/\b0 events?\b/);
+      expect(await stop(listener)).toBe(0);
+    } finally {
+      await down.stop();
     }
   });
 });

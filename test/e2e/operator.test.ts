@@ -299,7 +299,7 @@ describe('pay subscriptions retry-past-due', () => {
 
   it('at a TTY shows the batch and asks first: no charges unless confirmed', async () => {
     const ids = await pastDue(3, [GOOD, undefined, NO_FUNDS]);
-    const question = 'Retry these 2 subscriptions, charging up to 3002 usd?';
+    const question = 'Retry these 2 subscriptions, charging up to $30.02?';
     const declined = await sb.atTTY(['subscriptions', 'retry-past-due'], [[question, 'n\r']]);
     expect(declined.unanswered).toEqual([]);
     expect(declined.exitCode, declined.screen).toBe(130);

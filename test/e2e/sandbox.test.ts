@@ -91,6 +91,15 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(config(dir)).toMatchObject({ default_profile: 'sandbox', profiles: { sandbox: { account, base_url: `http://127.0.0.1:${port}` } } });
   });
 
+  it('the quick start: with nothing configured, pay trigger starts the sandbox on the default port, or a free one when it is taken', async () => {
+    const { dir, env } = ciEnv();
+    const run = await runPay(['trigger', 'payment_intent.succeeded', '--json'], { env });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain('The sandbox is not running: starting it in the background on port 12111');
+    expect(JSON.parse(run.stdout)).toMatchObject({ flow: 'payment_intent.succeeded' });
+    expect(config(dir).profiles.sandbox.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
   it('does not take the default from another profile', async () => {
     const { dir, env } = ciEnv();
     await runPay(['profiles', 'add', 'prod', '--base-url', 'https://prod.example.com', '--account', 'acct_p', '--api-key', 'sk_live_0123456789abcdef'], { env });
@@ -100,13 +109,38 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(config(dir).profiles.sandbox.sandbox).toBe(true);
   });
 
-  it('a port in use is a usage error naming --port', async () => {
+  it('a port in use is a usage error saying so on the terminal, with the flag that fixes it, in the foreground and detached', async () => {
     const { env } = ciEnv();
     const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);
+    const port = new URL(first.base_url).port;
+    const said = `✗ ${port} is in use; choose another with --port N (or --port 0 for any free port).`;
     const { env: other } = ciEnv();
-    const result = await runPay(['sandbox', 'start', '--port', new URL(first.base_url).port, '--memory'], { env: other });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('--port');
+    const foreground = await runPay(['sandbox', 'start', '--port', port, '--memory'], { env: other });
+    expect({ exit: foreground.exitCode, stderr: foreground.stderr }).toEqual({ exit: 2, stderr: said });
+    const detached = await runPay(['sandbox', 'start', '--detach', '--port', port, '--memory'], { env: other });
+    expect({ exit: detached.exitCode, stderr: detached.stderr }).toEqual({ exit: 2, stderr: said });
+  });
+
+  it('auto-start finds its port taken, takes a free one and records it in the sandbox profile', async () => {
+    // The sandbox profile records the port of its last run…
+    const { dir, env } = ciEnv();
+    const taken = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout).base_url as string;
+    await runPay(['sandbox', 'stop'], { env });
+    // …which another program has taken since.
+    const { env: holder } = ciEnv();
+    const held = await runPay(['sandbox', 'start', '--detach', '--port', new URL(taken).port, '--memory', '--json'], { env: holder });
+    expect(held.exitCode, held.stderr).toBe(0);
+    // A command that needs the sandbox up before anything else starts it.
+    const clock = await runPay(['sandbox', 'clock', '--json'], { env });
+    expect(clock.exitCode, clock.stderr).toBe(0);
+    expect(clock.stderr).toContain(`Port ${new URL(taken).port} is in use: starting it on a free port instead`);
+    expect(JSON.parse(clock.stdout)).toMatchObject({ object: 'test_clock' });
+    const recorded = config(dir).profiles.sandbox.base_url as string;
+    expect(recorded).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(recorded).not.toBe(taken);
+    // The next command finds it where the profile says.
+    const next = await runPay(['customers', 'list', '--json'], { env });
+    expect({ exit: next.exitCode, stderr: next.stderr }).toEqual({ exit: 0, stderr: '' });
   });
 });
 

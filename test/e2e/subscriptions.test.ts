@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dueDates } from '../../src/domain/schedule.js';
-import { type SandboxHandle, startSandbox } from './harness.js';
+import { PAY_BIN, type SandboxHandle, startSandbox } from './harness.js';
+import { hasTool, Tmux } from './tmux.js';
 
 // The subscription commands at a real terminal (pseudo-TTY): pickers, the schedule
 // preview and confirmations. The rest of the subscription tests run in-process.
@@ -83,5 +84,59 @@ describe('pay subscriptions at a TTY', () => {
     const canceled = await sb.atTTY(['subscriptions', 'cancel', sub.id], [[`Cancel subscription ${sub.id} permanently?`, 'y\r']]);
     expect(canceled.exitCode, canceled.screen).toBe(0);
     expect((await get(sub.id)).status).toBe('canceled');
+  });
+});
+
+/** `pay <args>` at a real terminal (tmux) against the sandbox. */
+const atTerminal = (args: string[]) =>
+  Tmux.start([process.execPath, PAY_BIN, ...args].map((a) => `'${a}'`).join(' '), { PATH: process.env.PATH, HOME: sb.configDir, PAY_CONFIG_DIR: sb.configDir, NO_COLOR: '1' });
+
+describe.skipIf(!hasTool('tmux'))('pay subscriptions create at a real terminal (tmux)', () => {
+  it('checks each answer as it is given, by the service\'s rules (the sandbox clock\'s today, dates up to 2100), and asks again', async () => {
+    const { customer, pm } = await customerWithCard();
+    const tmux = atTerminal(['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '1500']);
+    try {
+      await tmux.waitFor(/Date of the first payment/);
+      tmux.type('2030-01-14');
+      tmux.send('Enter');
+      await tmux.waitFor(/Must be today \(2030-01-15\) or later\./);
+      tmux.send('C-u');
+      tmux.type('9999-12-31');
+      tmux.send('Enter');
+      await tmux.waitFor(/Must be a date from 1970-01-01 to 2100-12-31\./);
+      tmux.send('C-u');
+      tmux.type('2030-01-31');
+      tmux.send('Enter');
+      await tmux.waitFor(/Interval unit/);
+      tmux.send('Down');
+      tmux.send('Enter');
+      await tmux.waitFor(/Number of months/);
+      tmux.send('Enter');
+      // The preview's amount is money, in the one style of human output.
+      await tmux.waitFor(/\$15\.00 every month from 2030-01-31\. First due dates:[\s\S]*Create this subscription\?/);
+      tmux.type('y');
+      tmux.send('Enter');
+      expect(await tmux.exitCode(), tmux.screen()).toBe(0);
+    } finally {
+      tmux.kill();
+    }
+    const [sub] = (await ok('GET', `/v1/subscriptions?customer_id=${customer}`)).data;
+    expect(sub).toMatchObject({ billing_cycle_anchor: '2030-01-31', interval_unit: 'month', price: 1500 });
+  });
+
+  it('Ctrl-C at a picker exits 130 and wipes the list from the screen', async () => {
+    const { customer } = await customerWithCard();
+    const tmux = atTerminal(['subscriptions', 'create']);
+    try {
+      await tmux.waitFor(new RegExp(customer));
+      tmux.send('C-c');
+      expect(await tmux.exitCode()).toBe(130);
+      const screen = tmux.screen();
+      expect(screen).not.toContain(customer);
+      expect(screen).not.toMatch(/❯/);
+    } finally {
+      tmux.kill();
+    }
+    expect((await ok('GET', `/v1/subscriptions?customer_id=${customer}`)).data).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/wait.js';
 import { PAY_BIN, type SandboxHandle, startSandbox } from './harness.js';
+import { hasTool, Tmux } from './tmux.js';
 
 // Spec section 4 rule 6 (the in-person flow), sections 3 and 8 rules 3–6, DESIGN section 7:
 // `pay terminal simulate` as a real process, against a real sandbox.
@@ -163,9 +164,9 @@ describe('pay terminal simulate', () => {
     expect((await sb.json(['refunds', 'get', refund.id])).status).toBe('succeeded');
     expect(await eventTypesOf(pi.id)).toEqual(expect.arrayContaining(['charge.refund.pending', 'charge.refunded']));
 
-    // Ctrl-C is a clean stop: exit 0, and the reader is offline.
+    // Ctrl-C (SIGINT) stops it as an interruption: exit 130 (DESIGN section 8), and the reader is offline.
     sim.child.kill('SIGINT');
-    expect((await sim.exit()).exitCode).toBe(0);
+    expect((await sim.exit()).exitCode).toBe(130);
     expect(await readerStatus(readerId)).toBe('offline');
     const offline = await sb.pay(['refunds', 'create', '--payment-intent', pi.id, '--amount', '100']);
     expect(offline.exitCode).toBe(5);
@@ -179,7 +180,8 @@ describe('pay terminal simulate', () => {
     const sim = simulate(['--processor', 'A', '--model', 'a-handheld', '--serial', 'SN-E2E-OWNED', '--activation-code', code, '--label', 'Back office', '--json']);
     const registered = await sim.json('registered');
     expect(registered).toMatchObject({ serial_number: 'SN-E2E-OWNED', processor: 'A', model: 'a-handheld', label: 'Back office', device_type: 'self_owned', status: 'online' });
-    sim.child.kill('SIGINT');
+    // Asked to end (SIGTERM), it stops cleanly: exit 0.
+    sim.child.kill('SIGTERM');
     expect((await sim.exit()).exitCode).toBe(0);
 
     for (const [args, flag] of [
@@ -194,5 +196,38 @@ describe('pay terminal simulate', () => {
     }
     const rest = await sb.http('POST', '/v1/terminal-readers/activate', { activation_code: code, serial_number: 'SN-E2E-B', processor: 'B', model: 'b-mobile' });
     expect({ status: rest.status, param: rest.body.error.param }).toEqual({ status: 400, param: 'processor' });
+  });
+});
+
+describe.skipIf(!hasTool('tmux'))('pay terminal simulate at a real terminal (tmux)', () => {
+  const atTerminal = () =>
+    Tmux.start(`'${process.execPath}' '${PAY_BIN}' terminal simulate --processor A --model a-countertop`, { PATH: process.env.PATH, HOME: sb.configDir, PAY_CONFIG_DIR: sb.configDir, NO_COLOR: '1' });
+
+  it('Ctrl-C while it waits exits 130 (interrupted), and the reader goes offline', async () => {
+    const tmux = atTerminal();
+    try {
+      const screen = await tmux.waitFor(/Waiting for payments/);
+      const readerId = /Reader (tmr_\w+) online/.exec(screen)![1]!;
+      tmux.send('C-c');
+      expect(await tmux.exitCode(), tmux.screen()).toBe(130);
+      await until(() => readerStatus(readerId), (s) => s === 'offline', 'the interrupted reader to be offline');
+    } finally {
+      tmux.kill();
+    }
+  });
+
+  it('Ctrl-C at the customer\'s prompt exits 130 too, the choices wiped from the screen', async () => {
+    const tmux = atTerminal();
+    try {
+      const screen = await tmux.waitFor(/Waiting for payments/);
+      const pi = await payOn(/Reader (tmr_\w+) online/.exec(screen)![1]!);
+      await tmux.waitFor(/how does the customer pay\?[\s\S]*Insert \(chip\)/);
+      tmux.send('C-c');
+      expect(await tmux.exitCode()).toBe(130);
+      expect(tmux.screen()).not.toContain('Insert (chip)');
+      expect((await sb.http('GET', `/v1/payment-intents/${pi.id}`)).body.status).not.toBe('succeeded');
+    } finally {
+      tmux.kill();
+    }
   });
 });

@@ -63,8 +63,9 @@ export class Tmux {
       .filter((entry): entry is [string, string] => entry[1] !== undefined)
       .map(([k, v]) => `${k}=${quote(v)}`);
     // The exit status is printed after the program, and the pane stays: tmux may close a
-    // pane whose program ended before it read the program's last output.
-    const script = `${command}; echo "[exit $?]"; exec sleep 600`;
+    // pane whose program ended before it read the program's last output. The shell traps
+    // Ctrl-C's SIGINT (the program gets it as at any prompt) so that it lives to say so.
+    const script = `trap : INT; ${command}; echo "[exit $?]"; exec sleep 600`;
     tmux.run('-f', '/dev/null', 'new-session', '-d', '-x', String(size.width), '-y', String(size.height), `env -i ${vars.join(' ')} sh -c ${quote(script)}`);
     return tmux;
   }

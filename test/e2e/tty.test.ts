@@ -48,6 +48,34 @@ describe.skipIf(!hasTool('tmux'))('at a real terminal (tmux)', () => {
     }
   });
 
+  it('pay profiles add checks the base URL and the account id as they are typed, and asks again', async () => {
+    const { dir, tmux } = payAtTerminal(['profiles', 'add', 'checked']);
+    try {
+      await tmux.waitFor(/Base URL of the service/);
+      tmux.type('not a url');
+      tmux.send('Enter');
+      await tmux.waitFor(/Must be an http\(s\) URL, e\.g\. https:\/\/api\.example\.com\./);
+      tmux.send('C-u');
+      tmux.type('https://checked.example.com');
+      tmux.send('Enter');
+      await tmux.waitFor(/Merchant account id/);
+      tmux.type('https://checked.example.com/acct');
+      tmux.send('Enter');
+      await tmux.waitFor(/Must be an account id: letters, digits, _ and -, e\.g\. acct_123\./);
+      expect(tmux.screen()).not.toMatch(/API key/);
+      tmux.send('C-u');
+      tmux.type('acct_checked');
+      tmux.send('Enter');
+      await tmux.waitFor(/API key/);
+      tmux.type(KEY);
+      tmux.send('Enter');
+      expect(await tmux.exitCode()).toBe(0);
+      expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.checked).toMatchObject({ base_url: 'https://checked.example.com', account: 'acct_checked' });
+    } finally {
+      tmux.kill();
+    }
+  });
+
   it.each([
     ['--no-input', ['--no-input'], {}],
     ['CI set', [], { CI: 'true' }],

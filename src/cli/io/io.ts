@@ -38,6 +38,7 @@ export class IO {
   /** The fields the running command's JSON output has, when it declared them. */
   private knownFields: readonly string[] | undefined;
   private stopping = false;
+  private stoppedBy: NodeJS.Signals | undefined;
 
   constructor(
     private readonly streams: Streams,
@@ -258,11 +259,18 @@ export class IO {
     return cancellable(password({ message, mask: '*', validate: (v) => (v.length > 0 ? true : 'Required.') }, this.promptStreams()));
   }
 
-  /** `signal` takes the prompt away (the question no longer stands); it then rejects with a CancelError. */
+  /**
+   * A list to pick from. `signal` takes the prompt away (the question no longer stands);
+   * it then rejects with a CancelError. However it ends the list is wiped from the
+   * screen (Ctrl-C would leave it drawn), and a chosen answer is written back as one line.
+   */
   async choose<T>(flag: string, message: string, choices: Array<{ name: string; value: T; description?: string }>, options: { signal?: AbortSignal } = {}): Promise<T> {
     this.requirePrompt(flag, message);
     const { select } = await this.prompts();
-    return cancellable(select({ message, choices, pageSize: Math.max(7, choices.length) }, this.promptStreams(options.signal)));
+    const value = await cancellable(select({ message, choices, pageSize: Math.max(7, choices.length) }, { ...this.promptStreams(options.signal), clearPromptOnDone: true }));
+    const chosen = choices.find((choice) => choice.value === value)!;
+    this.info(`${this.errColor.green('✔')} ${message} ${this.errColor.cyan(chosen.name)}`);
+    return value;
   }
 
   async confirm(message: string, fallback: boolean): Promise<boolean> {
@@ -290,7 +298,13 @@ export class IO {
     return new Promise((resolve) => this.stopListeners.push(resolve));
   }
 
-  stop(): void {
+  /** Whether the running command was stopped by Ctrl-C (SIGINT) rather than asked to end (SIGTERM). */
+  get interrupted(): boolean {
+    return this.stoppedBy === 'SIGINT';
+  }
+
+  stop(signal?: NodeJS.Signals): void {
+    this.stoppedBy ??= signal;
     const listeners = this.stopListeners;
     this.stopping ||= listeners.length > 0;
     this.stopListeners = [];

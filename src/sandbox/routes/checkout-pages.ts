@@ -25,8 +25,8 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
   const notFound = (reply: FastifyReply) => html(reply, 404, messagePage('Page not found', 'This payment page does not exist. Check the link you were given.'));
 
   /** The session as it is now, or undefined when there is none. */
-  const sessionOf = (id: string): CheckoutSession | undefined => {
-    const found = pageCall(sandbox, 'checkout_session', id, (ctx) => getCheckoutSession(ctx, id));
+  const sessionOf = async (id: string): Promise<CheckoutSession | undefined> => {
+    const found = await pageCall(sandbox, 'checkout_session', id, (ctx) => getCheckoutSession(ctx, id));
     return found && 'value' in found ? found.value : undefined;
   };
 
@@ -47,7 +47,7 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
     });
 
     scope.get<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
-      const session = sessionOf(request.params.id);
+      const session = await sessionOf(request.params.id);
       if (!session) return notFound(reply);
       return session.status === 'open' ? html(reply, 200, checkoutPage(session)) : closed(reply, session);
     });
@@ -56,8 +56,8 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
       const id = request.params.id;
       const form = request.body ?? {};
       // Any refusal of the payment (rolled back) is shown like a decline.
-      const paid = pageCall(sandbox, 'checkout_session', id, (ctx) => payCheckoutSession(ctx, id, form));
-      const session = paid && sessionOf(id);
+      const paid = await pageCall(sandbox, 'checkout_session', id, (ctx) => payCheckoutSession(ctx, id, form));
+      const session = paid && (await sessionOf(id));
       if (!paid || !session) return notFound(reply);
       if ('value' in paid || session.status !== 'open') return closed(reply, session);
       const values: Partial<Record<FieldName, string>> = { exp: form.exp ?? '', zip: form.zip ?? '' };
@@ -66,7 +66,7 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
 
     scope.get<{ Params: { id: string } }>('/pay/:id', async (request, reply) => {
       const id = request.params.id;
-      const opened = pageCall(sandbox, 'payment_link', id, (ctx) => openLinkSession(ctx, id, originOf(request)));
+      const opened = await pageCall(sandbox, 'payment_link', id, (ctx) => openLinkSession(ctx, id, originOf(request)));
       if (!opened) return notFound(reply);
       if ('declined' in opened) return html(reply, opened.declined.status, messagePage('This payment link is not available', opened.declined.message));
       return reply.redirect(`/checkout/${opened.value.id}`, 303);

@@ -260,7 +260,7 @@ describe('update, cancel and list', () => {
     expect(s.sandbox.store.events.list(s.account.id, { limit: 100, type: 'subscription.updated' }).data).toHaveLength(2);
   });
 
-  it('cancels from every status, once: canceling again changes nothing', async () => {
+  it('cancels from every status, once: canceling again is a 409 state_error, as for intents, and changes nothing', async () => {
     const pending = await subscribe();
     const active = await subscribe({ billing_cycle_anchor: '2030-01-20' });
     const pastDue = await subscribe({ billing_cycle_anchor: '2030-01-20' }, DECLINED);
@@ -273,8 +273,13 @@ describe('update, cancel and list', () => {
       expect(await ok('POST', `/v1/subscriptions/${sub.id}/cancel`)).toMatchObject({ status: 'canceled', next_payment_at: null, canceled_at: '2030-01-21T00:00:00Z' });
     }
     expect(statuses).toEqual(['pending', 'active', 'past_due', 'paused']);
-    const again = await ok('POST', `/v1/subscriptions/${active.id}/cancel`);
-    expect(again).toEqual(await get(active.id));
+    const before = await get(active.id);
+    const again = await s.call('POST', `/v1/subscriptions/${active.id}/cancel`);
+    expect({ status: again.status, error: again.body.error }).toEqual({
+      status: 409,
+      error: { type: 'state_error', code: 'invalid_state', message: `Cannot cancel subscription ${active.id}: its status is canceled.` },
+    });
+    expect(await get(active.id)).toEqual(before);
     expect(s.sandbox.store.events.list(s.account.id, { limit: 100, type: 'subscription.canceled' }).data).toHaveLength(4);
     expect((await s.call('POST', `/v1/subscriptions/${active.id}`, { metadata: { a: 'b' } })).status).toBe(409);
     await advance('2031-01-01');

@@ -37,6 +37,9 @@ export interface ServiceEnv {
  * store bound to that account. Services are synchronous and never see HTTP.
  */
 export class ServiceContext {
+  /** The enabled webhook endpoints, read once however many events the request emits; a change to an endpoint forgets them. */
+  private enabledEndpoints: WebhookEndpoint[] | undefined;
+
   constructor(
     readonly store: Store,
     readonly account: Account,
@@ -53,10 +56,12 @@ export class ServiceContext {
   /** A new object of `kind` with the fields every object carries. */
   create<T extends BaseObject>(kind: ObjectKind, fields: Omit<T, keyof BaseObject>): T {
     const object = { id: newId(kind), object: kind, created: this.now, livemode: false, ...fields } as T;
+    this.changing(kind);
     return this.store.objects.insert(this.account.id, object);
   }
 
   update<T extends BaseObject>(object: T): T {
+    this.changing(object.object);
     return this.store.objects.update(this.account.id, object);
   }
 
@@ -80,6 +85,7 @@ export class ServiceContext {
 
   /** Deletes an object; the service's 404 naming `param` when there is none. */
   remove(kind: ObjectKind, id: string, param = 'id'): void {
+    this.changing(kind);
     if (!this.store.objects.remove(this.account.id, kind, id)) throw notFound(kind, id, param);
   }
 
@@ -97,13 +103,16 @@ export class ServiceContext {
    * wants its type. Returns the endpoints' ids.
    */
   deliver(event: Event, only?: WebhookEndpoint): string[] {
-    const endpoints = only
-      ? [only]
-      : this.list<WebhookEndpoint>('webhook_endpoint', { limit: MAX_WEBHOOK_ENDPOINTS, filters: { status: 'enabled' } }).data.filter((e) => matchesAny(e.enabled_events, event.type));
+    this.enabledEndpoints ??= this.list<WebhookEndpoint>('webhook_endpoint', { limit: MAX_WEBHOOK_ENDPOINTS, filters: { status: 'enabled' } }).data;
+    const endpoints = only ? [only] : this.enabledEndpoints.filter((e) => matchesAny(e.enabled_events, event.type));
     const now = this.env.scheduler.now();
     for (const endpoint of endpoints) this.store.deliveries.enqueue(this.account.id, event.id, endpoint, now);
     if (endpoints.length > 0) this.afterCommit(() => this.env.sinks.deliveriesQueued());
     return endpoints.map((e) => e.id);
+  }
+
+  private changing(kind: string): void {
+    if (kind === 'webhook_endpoint') this.enabledEndpoints = undefined;
   }
 
   /** Work to do once this request's transaction has committed. */

@@ -4,6 +4,7 @@ import type { PaymentIntent } from '../../domain/payment-intents.js';
 import type { PaymentMethod } from '../../domain/payment-methods.js';
 import { addDays, compareDates, dateOf, dueDate, dueInstant, firstIndexOnOrAfter } from '../../domain/schedule.js';
 import {
+  firstPaymentDate,
   statusAfterPayment,
   type Subscription,
   type SubscriptionCreate,
@@ -21,8 +22,9 @@ import { createAndConfirmForSubscription } from './payment-intents.js';
 export function createSubscription(ctx: ServiceContext, input: SubscriptionCreate): Subscription {
   ctx.get<Customer>('customer', input.customer_id, 'customer_id');
   attachedMethod(ctx, input.payment_method_id, input.customer_id);
-  if (compareDates(input.billing_cycle_anchor, ctx.today) < 0) {
-    throw invalid('billing_cycle_anchor', `Invalid billing_cycle_anchor: it is the date of the first payment and must be today (${ctx.today}) or later.`);
+  const anchor = firstPaymentDate(ctx.today).safeParse(input.billing_cycle_anchor);
+  if (!anchor.success) {
+    throw invalid('billing_cycle_anchor', `Invalid billing_cycle_anchor: it is the date of the first payment and ${anchor.error.issues[0]!.message}.`);
   }
   const subscription = ctx.create<Subscription>('subscription', {
     customer_id: input.customer_id,
@@ -89,10 +91,9 @@ export function resumeSubscription(ctx: ServiceContext, id: string): Subscriptio
   return changed(ctx, { ...subscription, status: 'active', next_payment_at: nextPaymentAfter(subscription, ctx.today) });
 }
 
-/** Any status → canceled, permanently; canceling a canceled subscription changes nothing. */
+/** Any status but canceled → canceled, permanently; a canceled one is a 409, as for intents. */
 export function cancelSubscription(ctx: ServiceContext, id: string): Subscription {
-  const subscription = getSubscription(ctx, id);
-  return subscription.status === 'canceled' ? subscription : cancelNow(ctx, subscription);
+  return cancelNow(ctx, inStatus(ctx, id, ['pending', 'active', 'past_due', 'paused'], 'cancel'));
 }
 
 /** Billing engine: cancel_at reached. */

@@ -1,13 +1,13 @@
 import { Sqlite } from '../../infra/sqlite.js';
 import { MIGRATIONS } from './migrations.js';
 
-/** The sandbox's database: the shared SQLite wrapper, migrated on open. */
+/** The sandbox's database: the shared SQLite wrapper, migrated on open, durable off the request thread (SqliteOptions). */
 export class Database extends Sqlite {
   /** True when opening migrated a database that already had a schema. */
   readonly upgraded: boolean;
 
   constructor(file: string) {
-    super(file);
+    super(file, { syncOffThread: true });
     const version = this.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
     this.upgraded = version > 0 && version < MIGRATIONS.length;
     for (let i = version; i < MIGRATIONS.length; i++) {

@@ -3,9 +3,27 @@ import { ApiError } from '../../domain/errors.js';
 import type { Event, EventListQuery, EventType } from '../../domain/events.js';
 import { newId } from '../../domain/ids.js';
 import type { Database } from './db.js';
+import { versionData } from './objects.js';
 
 /** Event types and `family.*` patterns of the catalogue carry no GLOB metacharacter but `*`. */
 const typeClause = (patterns: readonly string[]) => `(${patterns.map(() => 'type GLOB ?').join(' OR ')})`;
+
+/** An event row: `data` is the whole event, or (when `object` names a stored version) only the rest of its data. */
+const COLUMNS = `seq, id, type, created, data, ${versionData('events')} AS object`;
+interface EventRow {
+  seq: number;
+  id: string;
+  type: EventType;
+  created: string;
+  data: string;
+  object: string | null;
+}
+
+function toEvent(row: EventRow): Event {
+  if (row.object === null) return JSON.parse(row.data) as Event;
+  const extra = JSON.parse(row.data) as Record<string, unknown>;
+  return { id: row.id, object: 'event', type: row.type, created: row.created, livemode: false, data: { object: JSON.parse(row.object) as BaseObject, ...extra } };
+}
 
 /** One ordered log per account. An event is written in the transaction of the change that causes it. */
 export class EventLog {
@@ -20,13 +38,21 @@ export class EventLog {
       livemode: false,
       data: { object, ...extra },
     };
-    this.db.run('INSERT INTO events (id, account, type, created, data) VALUES (?, ?, ?, ?, ?)', event.id, account, type, created, JSON.stringify(event));
+    // The object as stored (the usual case) is named by its version, not copied.
+    const { changes } = this.db.run(
+      `INSERT INTO events (id, account, type, created, data, object_seq, version)
+       SELECT ?, ?, ?, ?, ?, seq, version FROM objects WHERE id = ? AND account = ? AND data = ?`,
+      event.id, account, type, created, JSON.stringify(extra), object.id, account, JSON.stringify(object),
+    );
+    if (Number(changes) === 0) {
+      this.db.run('INSERT INTO events (id, account, type, created, data) VALUES (?, ?, ?, ?, ?)', event.id, account, type, created, JSON.stringify(event));
+    }
     return event;
   }
 
   find(account: string, id: string): Event | undefined {
-    const row = this.db.get<{ data: string }>('SELECT data FROM events WHERE id = ? AND account = ?', id, account);
-    return row ? (JSON.parse(row.data) as Event) : undefined;
+    const row = this.db.get<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = ? AND account = ?`, id, account);
+    return row ? toEvent(row) : undefined;
   }
 
   /** Sequence number of an event, the cursor of lists and of the listen tunnel. */
@@ -69,10 +95,10 @@ export class EventLog {
       params.push(seq);
     }
     params.push(query.limit + 1);
-    const rows = this.db.all<{ data: string }>(`SELECT data FROM events WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`, ...params);
+    const rows = this.db.all<EventRow>(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`, ...params);
     return {
       object: 'list',
-      data: rows.slice(0, query.limit).map((r) => JSON.parse(r.data) as Event),
+      data: rows.slice(0, query.limit).map(toEvent),
       has_more: rows.length > query.limit,
     };
   }
@@ -80,8 +106,8 @@ export class EventLog {
   /** Events after a cursor, oldest first: what a tunnel replays. */
   after(account: string, afterSeq: number, limit: number): Array<{ seq: number; event: Event }> {
     return this.db
-      .all<{ seq: number; data: string }>('SELECT seq, data FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC LIMIT ?', account, afterSeq, limit)
-      .map((r) => ({ seq: r.seq, event: JSON.parse(r.data) as Event }));
+      .all<EventRow>(`SELECT ${COLUMNS} FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC LIMIT ?`, account, afterSeq, limit)
+      .map((r) => ({ seq: r.seq, event: toEvent(r) }));
   }
 
   /** How many events after a cursor match the patterns (all when none). */

@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto';
 
 const KEY_BYTES = 32;
 const SEALED = 'sealed.v1.';
@@ -15,11 +15,12 @@ export const keyFileOf = (dbFile: string) => `${dbFile}.key`;
  */
 export class SandboxKeys {
   private readonly fingerprintKeys = new Map<string, Buffer>();
-  private readonly bodyKey: Buffer;
+  /** A KeyObject: createHmac would otherwise convert a Buffer key on every request. */
+  private readonly bodyKey: KeyObject;
   private readonly sealKey: Buffer;
 
   private constructor(private readonly master: Buffer) {
-    this.bodyKey = this.derive('idempotency-body');
+    this.bodyKey = createSecretKey(this.derive('idempotency-body'));
     this.sealKey = this.derive('seal');
   }
 

@@ -92,4 +92,31 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE accounts DROP COLUMN secret;
   DELETE FROM idempotency;
   `,
+  // 5: leaner rows. An event or a stored response whose object is the object as stored
+  // names that version (object_seq, version) instead of copying it; an update or a delete
+  // keeps the version it replaces in object_versions. Rows written before keep their
+  // copies. The indexes of optional fields leave out the objects without them.
+  `
+  ALTER TABLE objects ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+  CREATE TABLE object_versions (
+    object_seq INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    account TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (object_seq, version)
+  ) WITHOUT ROWID;
+  ALTER TABLE events ADD COLUMN object_seq INTEGER;
+  ALTER TABLE events ADD COLUMN version INTEGER;
+  ALTER TABLE idempotency ADD COLUMN object_seq INTEGER;
+  ALTER TABLE idempotency ADD COLUMN version INTEGER;
+  DROP INDEX objects_by_customer;
+  DROP INDEX objects_by_subscription;
+  DROP INDEX objects_by_payment_intent;
+  CREATE INDEX objects_by_customer ON objects(account, kind, json_extract(data, '$.customer_id'), seq)
+    WHERE json_extract(data, '$.customer_id') IS NOT NULL;
+  CREATE INDEX objects_by_subscription ON objects(account, kind, json_extract(data, '$.subscription_id'), seq)
+    WHERE json_extract(data, '$.subscription_id') IS NOT NULL;
+  CREATE INDEX objects_by_payment_intent ON objects(account, kind, json_extract(data, '$.payment_intent_id'), seq)
+    WHERE json_extract(data, '$.payment_intent_id') IS NOT NULL;
+  `,
 ];

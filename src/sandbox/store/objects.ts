@@ -18,10 +18,16 @@ export class ObjectStore {
     return object;
   }
 
+  /** Replaces the object; the version it replaces is kept, for the events and stored responses that name it. */
   update<T extends BaseObject>(account: string, object: T): T {
-    const { changes } = this.db.run('UPDATE objects SET data = ? WHERE id = ? AND account = ?', JSON.stringify(object), object.id, account);
+    this.keepVersion(account, object.id);
+    const { changes } = this.db.run('UPDATE objects SET data = ?, version = version + 1 WHERE id = ? AND account = ?', JSON.stringify(object), object.id, account);
     if (Number(changes) !== 1) throw new Error(`update of missing object ${object.id}`);
     return object;
+  }
+
+  private keepVersion(account: string, id: string): void {
+    this.db.run('INSERT INTO object_versions (object_seq, version, account, data) SELECT seq, version, account, data FROM objects WHERE id = ? AND account = ?', id, account);
   }
 
   find<T extends BaseObject>(account: string, kind: string, id: string): T | undefined {
@@ -69,11 +75,21 @@ export class ObjectStore {
 
   /** Deletes one object; false when there was none. */
   remove(account: string, kind: string, id: string): boolean {
+    this.keepVersion(account, id);
     return Number(this.db.run('DELETE FROM objects WHERE id = ? AND account = ? AND kind = ?', id, account, kind).changes) === 1;
   }
 
   /** Deletes every object of an account (sandbox reset). */
   clear(account: string): void {
     this.db.run('DELETE FROM objects WHERE account = ?', account);
+    this.db.run('DELETE FROM object_versions WHERE account = ?', account);
   }
 }
+
+/**
+ * SQL for the JSON text of the object version a row of `table` names (object_seq,
+ * version): the object as it is, or a version it replaced.
+ */
+export const versionData = (table: string) =>
+  `COALESCE((SELECT o.data FROM objects o WHERE o.seq = ${table}.object_seq AND o.version = ${table}.version),
+    (SELECT v.data FROM object_versions v WHERE v.object_seq = ${table}.object_seq AND v.version = ${table}.version))`;

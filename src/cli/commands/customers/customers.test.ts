@@ -71,7 +71,7 @@ describe('pay customers', () => {
     expect((await sb.pay(['customers', 'list', '--all'])).stdout.split('\n')).toHaveLength(allIds.length);
     const both = await sb.pay(['customers', 'list', '--all', '--limit', '5']);
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain("option '--all' cannot be used with option '--limit <n>'");
+    expect(both.stderr).toContain("Option '--all' cannot be used with option '--limit <n>'");
   });
 
   it('a limit out of range is a usage error naming --limit, before any request', async () => {

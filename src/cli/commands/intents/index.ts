@@ -61,6 +61,7 @@ export const register = verbs(
     body: () => import('../../../domain/payment-intents.js').then((m) => m.PaymentIntentCancel),
     show: shown('Canceled'),
     fields: intentFields,
-    examples: ['pay intents cancel pi_123', 'pay intents cancel pi_123 --cancellation-reason requested_by_customer'],
+    destructive: { what: 'canceling a payment intent is irreversible', question: (id) => `Cancel payment intent ${id}? It cannot be used again.` },
+    examples: ['pay intents cancel pi_123', 'pay intents cancel pi_123 --cancellation-reason requested_by_customer --yes'],
   }),
 );

@@ -85,21 +85,27 @@ describe('card payment intents', () => {
     const twice = await sb.pay(['intents', 'capture', held.id]);
     expect(twice.code).toBe(5);
     expect(twice.stderr).toContain('only once');
+    // The rule in words: users have no spec to look up.
+    expect(twice.stderr).not.toMatch(/spec|section/i);
   });
 
   it('cancel before processing or succeeded, never after', async () => {
     const fromRequiresPaymentMethod = await createIntent();
+    // Destructive: a script must say --yes, and is told so before anything changes.
+    const unconfirmed = await sb.pay(['intents', 'cancel', fromRequiresPaymentMethod.id]);
+    expect({ code: unconfirmed.code, stderr: unconfirmed.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/^✗ Missing --yes: canceling a payment intent is irreversible/) });
+    expect((await sb.json(['intents', 'get', fromRequiresPaymentMethod.id])).status).toBe('requires_payment_method');
     const fromRequiresConfirmation = await createIntent('--payment-method', await pm());
     const fromRequiresCapture = await createIntent('--capture-method', 'manual', '--confirm', '--payment-method', await pm());
     for (const intent of [fromRequiresPaymentMethod, fromRequiresConfirmation, fromRequiresCapture]) {
-      const canceled = await sb.json(['intents', 'cancel', intent.id, '--cancellation-reason', 'requested_by_customer']);
+      const canceled = await sb.json(['intents', 'cancel', intent.id, '--cancellation-reason', 'requested_by_customer', '--yes']);
       expect(canceled, intent.status).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_customer' });
     }
     expect((await sb.json(['charges', 'get', fromRequiresCapture.latest_charge_id])).status).toBe('canceled');
     const retry = await sb.pay(['intents', 'confirm', fromRequiresPaymentMethod.id, '--payment-method', await pm()]);
     expect(retry.code).toBe(5);
     const paid = await createIntent('--confirm', '--payment-method', await pm());
-    const late = await sb.pay(['intents', 'cancel', paid.id]);
+    const late = await sb.pay(['intents', 'cancel', paid.id, '--yes']);
     expect(late.code).toBe(5);
     expect(late.stderr).toContain('succeeded');
   });
@@ -203,20 +209,24 @@ describe('in-person payments on a terminal reader', () => {
     expect(await sb.json(['charges', 'get', paid.latest_charge_id])).toMatchObject({ status: 'succeeded', amount_captured: 600 });
   });
 
-  it('a declined card returns the intent to requires_payment_method; it is retried on the reader', async () => {
+  it('a declined card exits 6 and returns the intent to requires_payment_method; it is retried on the reader', async () => {
     const intent = await inPerson();
-    const declined = await sb.json(['readers', 'present', reader.id, '--outcome', 'declined']);
-    expect(declined).toMatchObject({ id: intent.id, status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } });
+    const declined = await sb.pay(['readers', 'present', reader.id, '--outcome', 'declined', '--json']);
+    expect(declined.code, declined.stderr).toBe(6);
+    expect(JSON.parse(declined.stdout)).toMatchObject({ id: intent.id, status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } });
+    expect(JSON.parse(declined.stderr).error).toMatchObject({ code: 'card_declined', exit_code: 6 });
     expect((await sb.json(['intents', 'confirm', intent.id, '--payment-method', presentPm])).status).toBe('requires_action');
-    const jcb = await sb.json(['readers', 'present', reader.id, '--card', '3566002020360505']);
-    expect(jcb.last_payment_error.code).toBe('card_not_supported');
+    const jcb = await sb.pay(['readers', 'present', reader.id, '--card', '3566002020360505']);
+    expect(jcb.code).toBe(6);
+    expect(jcb.stderr).toContain('card_not_supported');
+    expect(jcb.stdout).toMatch(/^last_payment_error\t.*card_not_supported/m);
     await sb.json(['intents', 'confirm', intent.id, '--payment-method', presentPm]);
     expect((await sb.json(['readers', 'present', reader.id])).status).toBe('succeeded');
   });
 
   it('cancel while the reader waits frees it', async () => {
     const intent = await inPerson();
-    expect((await sb.json(['intents', 'cancel', intent.id])).status).toBe('canceled');
+    expect((await sb.json(['intents', 'cancel', intent.id, '--yes'])).status).toBe('canceled');
     expect((await sb.json(['readers', 'get', reader.id])).action).toBeNull();
     expect((await sb.pay(['readers', 'present', reader.id])).code).toBe(5);
   });

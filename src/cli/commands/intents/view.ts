@@ -1,3 +1,4 @@
+import { formatAmount } from '../../../domain/money.js';
 import type { Charge, PaymentIntent } from '../../../domain/payment-intents.js';
 import { fieldsOf } from '../../command.js';
 import type { Factory } from '../../factory.js';
@@ -6,9 +7,8 @@ import type { Column } from '../../io/io.js';
 export const intentColumns: Column<PaymentIntent>[] = [
   { header: 'ID', value: (p) => p.id },
   { header: 'STATUS', value: (p) => p.status },
-  { header: 'AMOUNT', value: (p) => p.amount },
-  { header: 'RECEIVED', value: (p) => p.amount_received },
-  { header: 'CURRENCY', value: (p) => p.currency },
+  { header: 'AMOUNT', value: (p) => formatAmount(p.amount, p.currency) },
+  { header: 'RECEIVED', value: (p) => formatAmount(p.amount_received, p.currency) },
   { header: 'CUSTOMER', value: (p) => p.customer_id },
   { header: 'SUBSCRIPTION', value: (p) => p.subscription_id },
   { header: 'CREATED', value: (p) => p.created },
@@ -17,9 +17,9 @@ export const intentColumns: Column<PaymentIntent>[] = [
 export const chargeColumns: Column<Charge>[] = [
   { header: 'ID', value: (c) => c.id },
   { header: 'STATUS', value: (c) => c.status },
-  { header: 'AMOUNT', value: (c) => c.amount },
-  { header: 'CAPTURED', value: (c) => c.amount_captured },
-  { header: 'REFUNDED', value: (c) => c.amount_refunded },
+  { header: 'AMOUNT', value: (c) => formatAmount(c.amount, c.currency) },
+  { header: 'CAPTURED', value: (c) => formatAmount(c.amount_captured, c.currency) },
+  { header: 'REFUNDED', value: (c) => formatAmount(c.amount_refunded, c.currency) },
   { header: 'INTENT', value: (c) => c.payment_intent_id },
   { header: 'CREATED', value: (c) => c.created },
 ];
@@ -44,7 +44,7 @@ export function showIntent(f: Factory, intent: PaymentIntent, verb: string): voi
       f.io.info(`  Waiting for a card on reader ${reader}. In the sandbox: answer on pay terminal simulate, or run pay readers present ${reader}`);
     }
     if (intent.status === 'succeeded' && intent.amount_received < intent.amount) {
-      f.io.warn(`Partial authorization: ${intent.amount_received} of ${intent.amount} received.`);
+      f.io.warn(`Partial authorization: ${formatAmount(intent.amount_received, intent.currency)} of ${formatAmount(intent.amount, intent.currency)} received.`);
     }
   }
   f.io.printObject(intent);

@@ -1,5 +1,8 @@
 import { PRESENT_OUTCOMES, READ_METHODS, ReaderPresent } from '../../../domain/terminal-readers.js';
+import type { PaymentIntent } from '../../../domain/payment-intents.js';
+import type { Refund } from '../../../domain/refunds.js';
 import { arg, bodyFrom, defineCommand, flag } from '../../command.js';
+import { DeclinedError } from '../../errors.js';
 import { intentFields } from '../intents/view.js';
 import { refundFields } from '../refunds/view.js';
 
@@ -13,7 +16,7 @@ const flags = {
 
 export const present = defineCommand({
   name: 'present',
-  description: 'Sandbox only: present a card on a reader that waits for one (a requires_action intent, or a same-day processor B refund)',
+  description: 'Sandbox only: present a card on a reader that waits for one (a requires_action intent, or a same-day processor B refund); a declined card exits 6',
   args: { id: arg.required('<id>', 'Terminal reader id (tmr_…)') },
   flags,
   examples: [
@@ -28,8 +31,11 @@ export const present = defineCommand({
   async run(options, f) {
     const body = bodyFrom(ReaderPresent, flags, options);
     const client = await f.client();
-    const result = await client.call<{ id: string; object: string; status: string }>('test_helpers.reader_present', { params: { id: options.id }, body });
-    if (f.io.human) f.io.success(`Card presented on ${options.id}: ${result.object} ${result.id} is ${result.status}`);
+    const result = await client.call<PaymentIntent | Refund>('test_helpers.reader_present', { params: { id: options.id }, body });
+    // A declined card leaves the intent waiting for another attempt: shown, then exit 6 as any decline.
+    const declined = result.object === 'payment_intent' && result.status === 'requires_payment_method' ? result.last_payment_error : null;
+    if (f.io.human && !declined) f.io.success(`Card presented on ${options.id}: ${result.object} ${result.id} is ${result.status}`);
     f.io.printObject(result);
+    if (declined) throw new DeclinedError(`Card declined on ${options.id}: ${declined.message} (${declined.code}). Payment intent ${result.id} is ${result.status}: confirm it again to retry.`);
   },
 });

@@ -1,3 +1,4 @@
+import { formatAmount } from '../../../domain/money.js';
 import type { Refund } from '../../../domain/refunds.js';
 import { fieldsOf } from '../../command.js';
 import type { Column } from '../../io/io.js';
@@ -5,7 +6,7 @@ import type { Column } from '../../io/io.js';
 export const refundColumns: Column<Refund>[] = [
   { header: 'ID', value: (r) => r.id },
   { header: 'STATUS', value: (r) => r.status },
-  { header: 'AMOUNT', value: (r) => r.amount },
+  { header: 'AMOUNT', value: (r) => formatAmount(r.amount, r.currency) },
   { header: 'CURRENCY', value: (r) => r.currency },
   { header: 'INTENT', value: (r) => r.payment_intent_id },
   { header: 'REASON', value: (r) => r.reason },

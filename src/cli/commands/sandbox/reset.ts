@@ -1,8 +1,9 @@
-import { CancelError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import { confirmDestructive, yesFlag } from '../../prompts.js';
 import type { Factory } from '../../factory.js';
-import { defineCommand, flag, type OptionsOf } from '../../command.js';
+import { defineCommand, type OptionsOf } from '../../command.js';
 
-const flags = { yes: flag.bool('-y, --yes', 'Do not ask for confirmation') };
+const flags = yesFlag;
 export type ResetOptions = OptionsOf<Record<never, never>, typeof flags>;
 
 export const reset = defineCommand({
@@ -17,10 +18,7 @@ export const reset = defineCommand({
 export async function run(options: ResetOptions, f: Factory): Promise<void> {
   const profile = await f.profile();
   if (!profile.sandbox) throw new UsageError(`Profile '${profile.name}' is not a sandbox: reset only erases sandbox data.`);
-  if (!options.yes) {
-    if (!f.io.canPrompt) throw new UsageError('Reset erases data: confirm with --yes (no TTY to ask at).');
-    if (!(await f.io.confirm(`Erase all objects and events of ${profile.account}?`, false))) throw new CancelError('Reset cancelled.');
-  }
+  await confirmDestructive(f.io, options.yes, `reset erases every object and event of ${profile.account}`, `Erase all objects and events of ${profile.account}?`);
   const client = await f.client();
   const result = await client.call<{ account: string; clock: { now: string } }>('test_helpers.reset');
   if (f.io.json) return f.io.printJSON(result);

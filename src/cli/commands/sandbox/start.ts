@@ -4,7 +4,7 @@ import { DateString } from '../../../domain/common.js';
 import { clockTarget } from '../../../domain/test-helpers.js';
 import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { sandboxDbFile } from '../../../config/paths.js';
-import { UsageError } from '../../errors.js';
+import { PortInUseError, refusedStart, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { defineCommand, flag, type OptionsOf } from '../../command.js';
 
@@ -84,7 +84,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
     if (options.db) args.push('--db', options.db);
     if (options.clock) args.push('--clock', options.clock);
     if (options.rateLimit) args.push('--rate-limit', options.rateLimit);
-    const ready = await daemon.startDetached(dir, args, f.env);
+    const ready = await daemon.startDetached(dir, args, f.env).catch(refusedStart);
     warnIfExposed(f, ready.listening ?? new URL(ready.base_url).host);
     printReady(f, ready, false);
     return;
@@ -106,7 +106,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const { app, sandbox } = server;
   const created = sandbox.addAccount({ id: account, apiKey });
   const address = await listen(server, { port: options.port, host: options.host }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') throw new UsageError(`Invalid --port: ${options.port} is in use; choose another (0 picks a free one).`);
+    if (error.code === 'EADDRINUSE') throw new PortInUseError(options.port);
     throw error;
   });
   const bound = app.server.address() as AddressInfo;

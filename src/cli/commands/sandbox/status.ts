@@ -1,5 +1,5 @@
-import { NetworkError } from '../../../client/errors.js';
 import { defineCommand } from '../../command.js';
+import { NotRunningError } from '../../errors.js';
 
 export const status = defineCommand({
   name: 'status',
@@ -10,7 +10,7 @@ export const status = defineCommand({
     const state = await daemon.runningSandbox(f.configDir);
     if (!state) {
       if (f.io.json) f.io.printJSON({ running: false });
-      throw new NetworkError('The sandbox is not running. Start it with: pay sandbox start --detach', daemon.readState(f.configDir)?.base_url ?? '');
+      throw new NotRunningError('The sandbox is not running. Start it with: pay sandbox start (or pay sandbox start --detach to run it in the background).');
     }
     f.io.printObject({ running: true, ...state });
   },

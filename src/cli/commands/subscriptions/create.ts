@@ -1,12 +1,16 @@
+import { z } from 'zod';
 import type { Client } from '../../../client/client.js';
 import type { ListPage } from '../../../domain/common.js';
 import type { Customer } from '../../../domain/customers.js';
 import { INTERVAL_UNITS } from '../../../domain/schedule.js';
-import { scheduledDates, type Subscription, SubscriptionCreate, SubscriptionFields } from '../../../domain/subscriptions.js';
+import { formatAmount } from '../../../domain/money.js';
+import { firstPaymentDate, scheduledDates, type Subscription, SubscriptionCreate, SubscriptionFields } from '../../../domain/subscriptions.js';
+import type { TestClockObject } from '../../../domain/test-helpers.js';
 import { defineCommand, fieldsFrom, flag, flagNamer } from '../../command.js';
 import { CancelError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { checkedBody } from '../../flags.js';
+import { answerCheck, wholeNumber } from '../../prompts.js';
 import { pickPaymentMethod } from '../payment-methods/pick.js';
 import { intervalText, subscriptionFields } from './view.js';
 
@@ -44,7 +48,7 @@ export const create = defineCommand({
     const fields = f.io.canPrompt ? await askMissing(given, f) : given;
     const body = checkedBody(SubscriptionCreate, fields, flagFor);
     if (f.io.canPrompt && !options.yes) {
-      f.io.info(`${body.price} ${body.currency ?? 'usd'} ${intervalText(body)} from ${body.billing_cycle_anchor}${body.cancel_at ? `, until it cancels on ${body.cancel_at}` : ''}. First due dates:`);
+      f.io.info(`${formatAmount(body.price, body.currency ?? 'usd')} ${intervalText(body)} from ${body.billing_cycle_anchor}${body.cancel_at ? `, until it cancels on ${body.cancel_at}` : ''}. First due dates:`);
       // A preview, not data: on stderr, so --json output stays the created subscription alone.
       scheduledDates({ ...body, cancel_at: body.cancel_at ?? null }, 5).forEach((date, i) => f.io.info(`  ${i + 1}  ${date}`));
       if (!(await f.io.confirm('Create this subscription?', true))) throw new CancelError('No subscription created.');
@@ -57,25 +61,34 @@ export const create = defineCommand({
   },
 });
 
+/**
+ * Asks for what is missing, checking each answer as it is given by the service's own
+ * rules (the first payment date against the service's today), so a bad one is asked
+ * again rather than failing the request after every answer.
+ */
 async function askMissing(given: Fields, f: Factory): Promise<Fields> {
   const fields = { ...given };
   const client = await f.client();
+  const anchorRule = firstPaymentDate(await today(f, client));
+  if (fields.billing_cycle_anchor !== undefined) checkedBody(z.object({ billing_cycle_anchor: anchorRule }), { billing_cycle_anchor: fields.billing_cycle_anchor }, flagFor);
   fields.customer_id ??= await chooseCustomer(client, f);
   fields.payment_method_id ??= await pickPaymentMethod(f, { customer: String(fields.customer_id), cardsOnly: true, purpose: 'the payment method' });
-  const check = (field: keyof typeof SubscriptionFields.shape, toValue: (text: string) => unknown) => (text: string) => {
-    const result = SubscriptionFields.shape[field].safeParse(toValue(text));
-    return result.success || result.error.issues[0]!.message;
-  };
-  const number = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text) : text);
+  const rule = SubscriptionFields.shape;
   if (fields.price === undefined) {
-    fields.price = Number(await f.io.ask('--price', 'Price each cycle, in minor units (1500 = 15.00)', { validate: check('price', number) }));
+    fields.price = Number(await f.io.ask('--price', 'Price each cycle, in minor units (1500 = 15.00)', { validate: answerCheck(rule.price, wholeNumber) }));
   }
-  fields.billing_cycle_anchor ??= await f.io.ask('--billing-cycle-anchor', 'Date of the first payment (YYYY-MM-DD)', { validate: check('billing_cycle_anchor', String) });
+  fields.billing_cycle_anchor ??= (await f.io.ask('--billing-cycle-anchor', 'Date of the first payment (YYYY-MM-DD)', { validate: answerCheck(anchorRule) })).trim();
   fields.interval_unit ??= await f.io.choose('--interval-unit', 'Interval unit', INTERVAL_UNITS.map((unit) => ({ name: unit, value: unit })));
   if (fields.interval_count === undefined) {
-    fields.interval_count = Number(await f.io.ask('--interval-count', `Number of ${String(fields.interval_unit)}s between payments`, { default: '1', validate: check('interval_count', number) }));
+    fields.interval_count = Number(await f.io.ask('--interval-count', `Number of ${String(fields.interval_unit)}s between payments`, { default: '1', validate: answerCheck(rule.interval_count, wholeNumber) }));
   }
   return fields;
+}
+
+/** The service's today: the sandbox clock's date, else the real one (UTC, as the schedule is). */
+async function today(f: Factory, client: Client): Promise<string> {
+  if (!(await f.profile()).sandbox) return new Date().toISOString().slice(0, 10);
+  return (await client.call<TestClockObject>('test_helpers.clock')).now.slice(0, 10);
 }
 
 async function chooseCustomer(client: Client, f: Factory): Promise<string> {

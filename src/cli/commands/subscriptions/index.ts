@@ -1,7 +1,6 @@
 import type { Subscription } from '../../../domain/subscriptions.js';
 import { flag, verbs } from '../../command.js';
 import { getCommand, listCommand, stateCommand } from '../../verbs.js';
-import { cancel } from './cancel.js';
 import { create } from './create.js';
 import { pastDue } from './past-due.js';
 import { retryPastDue } from './retry-past-due.js';
@@ -40,7 +39,14 @@ export const register = verbs(
     show: showChanged('Resumed'),
     examples: ['pay subscriptions resume sub_123'],
   }),
-  cancel,
+  stateCommand('cancel', 'subscriptions.cancel', {
+    description: 'Cancel a subscription now, permanently: no payment is attempted after this (asks first at a TTY; --yes in scripts)',
+    id: ID,
+    fields: subscriptionFields,
+    show: showChanged('Canceled'),
+    destructive: { what: 'canceling a subscription stops its payments for good', question: (id) => `Cancel subscription ${id} permanently?` },
+    examples: ['pay subscriptions cancel sub_123', 'pay subscriptions cancel sub_123 --yes --json'],
+  }),
   stateCommand('retry', 'subscriptions.retry', {
     description: 'Retry the payment of a past_due subscription with its current payment method (exit 6 if declined)',
     id: ID,

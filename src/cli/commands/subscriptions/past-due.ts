@@ -1,3 +1,4 @@
+import { formatAmount } from '../../../domain/money.js';
 import { z } from 'zod';
 import { IdOf } from '../../../domain/common.js';
 import type { BatchDecision, PastDueSubscription } from '../../../operator/past-due.js';
@@ -66,7 +67,7 @@ const yesNo = (value: boolean | null) => (value === null ? '' : value ? 'yes' : 
 export const pastDueColumns: Column<PastDueRow>[] = [
   { header: 'SUBSCRIPTION', value: (p) => p.subscription_id },
   { header: 'CUSTOMER', value: (p) => p.customer_id },
-  { header: 'AMOUNT', value: (p) => `${p.amount} ${p.currency}` },
+  { header: 'AMOUNT', value: (p) => formatAmount(p.amount, p.currency) },
   { header: 'STATUS', value: (p) => p.status },
   { header: 'PAST DUE SINCE', value: (p) => p.past_due_since },
   { header: 'DECLINE', value: (p) => p.decline_code },
@@ -79,7 +80,7 @@ export const pastDueColumns: Column<PastDueRow>[] = [
 export function totalText(rows: ReadonlyArray<{ amount: number; currency: string }>): string {
   const sums = new Map<string, number>();
   for (const row of rows) sums.set(row.currency, (sums.get(row.currency) ?? 0) + row.amount);
-  return [...sums].map(([currency, sum]) => `${sum} ${currency}`).join(' + ') || '0';
+  return [...sums].map(([currency, sum]) => formatAmount(sum, currency)).join(' + ') || 'nothing';
 }
 
 /** Which subscriptions support staff pick: one customer's, or exactly these. */

@@ -1,3 +1,4 @@
+import { formatAmount } from '../../../domain/money.js';
 import { existsSync } from 'node:fs';
 import type { ItemResult } from '../../../operator/journal.js';
 import type { BatchReport, OpenBatch } from '../../../operator/retry-batch.js';
@@ -5,6 +6,7 @@ import { defineCommand, fieldsOf, flag, type OptionsOf } from '../../command.js'
 import { CancelError, PartialError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { checkedBody } from '../../flags.js';
+import { confirmed, requireYes, yesFlag } from '../../prompts.js';
 import type { Column } from '../../io/io.js';
 import { PastDueSelection, type PastDueRow, pastDueColumns, pastDueFields, selectionFlag, totalText } from './past-due.js';
 
@@ -22,7 +24,7 @@ const flags = {
   journal: flag.string('--journal <file>', 'Journal file of the batch (default: a new file under the config dir\'s batches/)'),
   resume: flag.parsed('--resume [batch]', 'Continue an interrupted batch (default: this account\'s latest unfinished one): started items are replayed with their original idempotency keys; a finished one is only reported', (value): string | true => value),
   report: flag.string('--report <file>', 'Write the batch\'s outcome as CSV: subscription_id, customer_id, amount, currency, outcome, decline_code, payment_intent_id, skip_reason'),
-  yes: flag.bool('-y, --yes', 'Run without asking (required when no one can be asked: scripts, --no-input)'),
+  ...yesFlag,
 };
 export type RetryPastDueOptions = OptionsOf<Record<never, never>, typeof flags>;
 
@@ -68,15 +70,13 @@ export async function run(options: RetryPastDueOptions, f: Factory): Promise<Bat
   checkedBody(PastDueSelection, { customer_id: options.customer, only: options.only }, selectionFlag);
   if (options.report !== undefined) await checkWritable(options.report);
   if (options.resume !== undefined) return resume(options, f);
-  requireYes(options, f);
+  requireBatchYes(options, f);
   return start(options, f);
 }
 
 /** This charges cards: without --yes someone must say so, and a script is told before any request. */
-function requireYes(options: RetryPastDueOptions, f: Factory): void {
-  if (!options.yes && !options.dryRun && !f.io.canPrompt) {
-    throw new UsageError(`Missing --yes: retrying past_due subscriptions charges their cards, and no one can be asked to confirm${f.io.options.input ? ' (no TTY)' : ' (--no-input)'}. Add --yes, or see the batch first with --dry-run.`);
-  }
+function requireBatchYes(options: RetryPastDueOptions, f: Factory): void {
+  if (!options.dryRun) requireYes(f.io, options.yes, 'retrying past_due subscriptions charges their cards', ', or see the batch first with --dry-run');
 }
 
 /** A new batch: every past_due subscription selected, each with the rule's decision. */
@@ -143,7 +143,7 @@ async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchRe
     dryRun(state.header.items.filter((item) => !state.results.has(item.subscription_id)).map((item) => ({ ...item, ...batchDecision(item, rule) })), f);
     return undefined;
   }
-  requireYes(options, f);
+  requireBatchYes(options, f);
   const batch = await engine.openBatch(path);
   try {
     const { header, results, keys } = batch.state;
@@ -281,20 +281,18 @@ async function confirm(rows: PastDueRow[], f: Factory): Promise<void> {
   if (retried.length === 0) return;
   const shown = 20;
   for (const item of retried.slice(0, shown)) {
-    f.io.info(`  ${item.subscription_id}  ${item.customer_id}  ${item.amount} ${item.currency}  ${item.decline_code ?? item.status}`);
+    f.io.info(`  ${item.subscription_id}  ${item.customer_id}  ${formatAmount(item.amount, item.currency)}  ${item.decline_code ?? item.status}`);
   }
   if (retried.length > shown) f.io.info(`  … and ${retried.length - shown} more (see them with --dry-run)`);
   const skipped = skipText(rows);
   if (skipped) f.io.info(`${skipped}: not charged.`);
-  if (!(await f.io.confirm(`Retry these ${retried.length} subscriptions, charging up to ${totalText(retried)}?`, false))) {
-    throw new CancelError('Nothing was charged.');
-  }
+  await confirmed(f.io, false, `Retry these ${retried.length} subscriptions, charging up to ${totalText(retried)}?`, 'Nothing was charged.');
 }
 
 const resultColumns: Column<ItemResult>[] = [
   { header: 'SUBSCRIPTION', value: (r) => r.subscription_id },
   { header: 'CUSTOMER', value: (r) => r.customer_id },
-  { header: 'AMOUNT', value: (r) => `${r.amount} ${r.currency}` },
+  { header: 'AMOUNT', value: (r) => formatAmount(r.amount, r.currency) },
   { header: 'RESULT', value: (r) => r.outcome },
   { header: 'STATUS', value: (r) => r.status },
   { header: 'DECLINE', value: (r) => r.decline_code },

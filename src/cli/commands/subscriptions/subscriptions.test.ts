@@ -119,7 +119,7 @@ describe('pay subscriptions: the transition table', () => {
     expect((await intents(sub.id)).map((pi) => pi.created)).toEqual([dates[0], dates[1]].map((d) => dueInstant(d!)));
   });
 
-  it('any status → canceled on cancel, for good; canceling again changes nothing', async () => {
+  it('any status → canceled on cancel, for good; canceling again exits 5 (409 invalid_state) and changes nothing', async () => {
     const pending = await create(3);
     const active = await create(1);
     const pastDue = await create(1, [], DECLINED);
@@ -127,13 +127,17 @@ describe('pay subscriptions: the transition table', () => {
     await advance(active.billing_cycle_anchor);
     await sb.json(['subscriptions', 'pause', paused.id]);
     const before = [];
+    const unconfirmed = await sb.pay(['subscriptions', 'cancel', pending.id]);
+    expect({ code: unconfirmed.code, stderr: unconfirmed.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/^✗ Missing --yes: canceling a subscription/) });
     for (const sub of [pending, active, pastDue, paused]) {
       before.push((await get(sub.id)).status);
       expect(await sb.json(['subscriptions', 'cancel', sub.id, '--yes'])).toMatchObject({ status: 'canceled', next_payment_at: null });
     }
     expect(before).toEqual(['pending', 'active', 'past_due', 'paused']);
-    const again = await sb.json(['subscriptions', 'cancel', active.id]);
-    expect(again).toEqual(await get(active.id));
+    const canceled = await get(active.id);
+    const again = await sb.pay(['subscriptions', 'cancel', active.id, '--yes']);
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 5, stderr: expect.stringContaining('invalid_state') });
+    expect(await get(active.id)).toEqual(canceled);
     await advance(addDays(pending.billing_cycle_anchor, 70));
     expect(await intents(pending.id)).toEqual([]);
     expect(await intents(active.id)).toHaveLength(1);
@@ -204,6 +208,11 @@ describe('pay subscriptions: rules and errors', () => {
     const bad = await sb.pay(['subscriptions', 'create', '--customer', 'cus_x', '--payment-method', 'pm_x', '--price', '100', '--billing-cycle-anchor', '2040-02-30', '--interval-unit', 'week', '--interval-count', '1']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--billing-cycle-anchor');
+    // A date far beyond any schedule is a typo: refused by the domain rule the service shares.
+    const far = await sb.pay(['subscriptions', 'create', '--customer', 'cus_x', '--payment-method', 'pm_x', '--price', '100', '--billing-cycle-anchor', '9999-12-31', '--interval-unit', 'week', '--interval-count', '1']);
+    expect({ code: far.code, stderr: far.stderr }).toEqual({ code: 2, stderr: '✗ Invalid --billing-cycle-anchor: must be a date from 1970-01-01 to 2100-12-31.' });
+    const service = await sb.http('POST', '/v1/subscriptions', { customer_id: 'cus_x', payment_method_id: 'pm_x', price: 100, billing_cycle_anchor: '9999-12-31', interval_unit: 'week', interval_count: 1 });
+    expect({ status: service.status, param: service.body.error.param }).toEqual({ status: 400, param: 'billing_cycle_anchor' });
     const unit = await sb.pay(['subscriptions', 'create', '--customer', 'cus_x', '--payment-method', 'pm_x', '--price', '100', '--billing-cycle-anchor', '2040-02-01', '--interval-unit', 'day', '--interval-count', '1']);
     expect(unit.code).toBe(2);
     expect(unit.stderr).toContain('--interval-unit');
@@ -234,7 +243,7 @@ describe('pay subscriptions: rules and errors', () => {
     expect(pending.data.every((s: { status: string }) => s.status === 'pending')).toBe(true);
     expect(pending.data.map((s: { id: string }) => s.id)).toContain(sub.id);
     const piped = await sb.pay(['subscriptions', 'list', '--customer', sub.customer_id]);
-    expect(piped.stdout).toBe(`${sub.id}\tpending\t${sub.customer_id}\t2500 usd\tevery month\t${sub.next_payment_at}`);
+    expect(piped.stdout).toBe(`${sub.id}\tpending\t${sub.customer_id}\t$25.00\tevery month\t${sub.next_payment_at}`);
     expect((await sb.pay(['subscriptions', 'list', '--status', 'late'])).code).toBe(2);
   });
 

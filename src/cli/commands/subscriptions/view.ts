@@ -1,3 +1,4 @@
+import { formatAmount } from '../../../domain/money.js';
 import type { Subscription } from '../../../domain/subscriptions.js';
 import { fieldsOf } from '../../command.js';
 import type { Factory } from '../../factory.js';
@@ -15,7 +16,7 @@ export const subscriptionColumns: Column<Subscription>[] = [
   { header: 'ID', value: (s) => s.id },
   { header: 'STATUS', value: (s) => s.status },
   { header: 'CUSTOMER', value: (s) => s.customer_id },
-  { header: 'PRICE', value: (s) => `${s.price} ${s.currency}` },
+  { header: 'PRICE', value: (s) => formatAmount(s.price, s.currency) },
   { header: 'INTERVAL', value: intervalText },
   { header: 'NEXT PAYMENT', value: (s) => s.next_payment_at },
 ];

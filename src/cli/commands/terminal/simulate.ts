@@ -1,3 +1,4 @@
+import { formatAmount } from '../../../domain/money.js';
 import { detectBrand, last4 } from '../../../domain/cards.js';
 import { randomToken } from '../../../domain/ids.js';
 import type { PaymentIntent } from '../../../domain/payment-intents.js';
@@ -30,16 +31,16 @@ const FLAGS: Record<string, string> = { serial_number: '--serial', card_number: 
 const flagFor = (param: string) => FLAGS[param] ?? flagOf(param);
 
 const flags = {
-  processor: flag.string('--processor <p>', `Processor of the reader: ${PROCESSORS.join(' or ')}`),
-  model: flag.string('--model <model>', `Reader model: ${READER_MODELS.A.join(', ')} (processor A); ${READER_MODELS.B.join(', ')} (processor B)`),
+  processor: flag.choice('--processor <p>', 'Processor of the reader', PROCESSORS, { prompted: true }),
+  model: flag.choice('--model <model>', `Reader model: ${READER_MODELS.A.join(', ')} (processor A); ${READER_MODELS.B.join(', ')} (processor B)`, ALL_READER_MODELS, { prompted: true }),
   serial: flag.string('--serial <serial>', 'Be the reader with this serial number (default: a new developer reader with a generated serial)'),
   activationCode: flag.string('--activation-code <code>', 'Activate this self-owned processor A reader with a code from: pay readers activation-code'),
   label: flag.string('--label <text>', 'A name for the reader'),
-  outcome: flag.string('--outcome <outcome>', `What the customer's card does, without prompts: ${PRESENT_OUTCOMES.join(', ')} (default approved)`),
+  outcome: flag.choice('--outcome <outcome>', 'What the customer\'s card does, without prompts (default approved)', PRESENT_OUTCOMES),
   card: flag.string('--card <number>', 'Present this test card (see pay sandbox cards): its outcome applies, e.g. 3566002020360505 (jcb, processor B only)'),
   tipAmount: flag.int('--tip-amount <n>', 'Tip the customer adds, in minor units (amount_received = amount + tip)'),
   availableAmount: flag.int('--available-amount <n>', 'What the card can cover: below the total, only this is captured (partial authorization)'),
-  method: flag.string('--method <method>', `How the card is read: ${READ_METHODS.join(', ')} (default tap)`),
+  method: flag.choice('--method <method>', 'How the card is read (default tap)', READ_METHODS),
   once: flag.bool('--once', 'Exit after the first action ends (answered or canceled): handy in CI'),
 };
 type SimulateFlags = OptionsOf<Record<never, never>, typeof flags>;
@@ -93,16 +94,19 @@ export async function run(options: SimulateOptions, f: Factory): Promise<void> {
     once: options.once,
   });
   void f.io.untilStopped().then(() => simulator.stop());
+  let cancelled = false;
   try {
     await simulator.run();
   } catch (error) {
     // Ctrl-C at a prompt stops the reader as Ctrl-C anywhere else does.
     if (!(error instanceof CancelError)) throw error;
+    cancelled = true;
   }
+  // Interrupted (Ctrl-C) exits 130 as DESIGN section 8 says; --once done or SIGTERM ends cleanly.
+  if (cancelled || f.io.interrupted) throw new CancelError('Interrupted: the reader stopped and is offline now.');
   if (!f.io.json) f.io.info('Reader stopped: it is offline now.');
 }
 
-const money = (amount: number, currency: string) => `${amount} ${currency}`;
 const subject = (action: CustomerAction) => (action.type === 'refund_payment' ? `refund ${action.refund_id} of ${action.payment_intent_id}` : `payment ${action.payment_intent_id}`);
 const address = (action: CustomerAction) => (action.type === 'refund_payment' ? { refund_id: action.refund_id, payment_intent_id: action.payment_intent_id } : { payment_intent_id: action.payment_intent_id });
 
@@ -128,7 +132,7 @@ function humanSink(io: IO): SimulatorSink {
       io.out(`Reader ${reader.id} ${reconnected ? 'reconnected' : 'online'} · serial ${reader.serial_number} · processor ${reader.processor} · model ${reader.model} · ${reader.device_type}`);
       if (!reconnected) io.info(io.canPrompt ? 'Waiting for payments: confirm a card_present intent on this reader. Ctrl-C stops it.' : 'Waiting for payments. Ctrl-C stops it.');
     },
-    action: (action) => io.out(`${c.cyan('→')} ${subject(action)}: ${money(action.amount, action.currency)}, waiting for the customer`),
+    action: (action) => io.out(`${c.cyan('→')} ${subject(action)}: ${formatAmount(action.amount, action.currency)}, waiting for the customer`),
     answered: (action, answer, object) => io.out(resultLine(io, action, answer, object)),
     refused: (action, error) => io.out(`${c.red('✗')} ${subject(action)} refused by the service: ${error.message} (${error.code})`),
     canceled: (action, reason) => io.out(`${c.yellow('–')} ${subject(action)}: ${reason}`),
@@ -142,7 +146,7 @@ function resultLine(io: IO, action: CustomerAction, answer: CustomerAnswer, obje
   const how = `${answer.method ?? 'tap'}${card}`;
   if (object.object === 'refund') {
     return object.status === 'succeeded'
-      ? `${c.green('✓')} ${subject(action)} confirmed on the reader (${how}): ${money(object.amount, object.currency)} refunded`
+      ? `${c.green('✓')} ${subject(action)} confirmed on the reader (${how}): ${formatAmount(object.amount, object.currency)} refunded`
       : `${c.red('✗')} ${subject(action)} ${object.status}: ${object.failure_reason ?? ''}`.trimEnd();
   }
   if (object.status !== 'succeeded' && object.status !== 'requires_capture') {
@@ -151,11 +155,11 @@ function resultLine(io: IO, action: CustomerAction, answer: CustomerAnswer, obje
   }
   const received = object.status === 'requires_capture' ? object.amount_capturable : object.amount_received;
   const notes = [
-    object.tip_amount > 0 ? `tip ${object.tip_amount}` : '',
-    received < object.amount + object.tip_amount ? `partial authorization: ${received} of ${object.amount + object.tip_amount}` : '',
+    object.tip_amount > 0 ? `tip ${formatAmount(object.tip_amount, object.currency)}` : '',
+    received < object.amount + object.tip_amount ? `partial authorization: ${formatAmount(received, object.currency)} of ${formatAmount(object.amount + object.tip_amount, object.currency)}` : '',
   ].filter(Boolean);
   const verb = object.status === 'requires_capture' ? 'authorized' : 'received';
-  return `${c.green('✓')} ${subject(action)} ${object.status} (${how}): ${money(received, object.currency)} ${verb}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+  return `${c.green('✓')} ${subject(action)} ${object.status} (${how}): ${formatAmount(received, object.currency)} ${verb}${notes.length ? ` (${notes.join('; ')})` : ''}`;
 }
 
 const DECLINES = [
@@ -177,14 +181,14 @@ const wholeAmount = (v: string) => (/^\d+$/.test(v.trim()) ? true : 'Enter a who
 
 /** A person plays the customer at the TTY: tap, insert, swipe, wallet, decline, tip, partial amount. */
 async function askCustomer(io: IO, action: CustomerAction, signal: AbortSignal): Promise<CustomerAnswer> {
-  const total = money(action.amount, action.currency);
+  const total = formatAmount(action.amount, action.currency);
   if (action.type === 'refund_payment') {
     const choice = await io.choose('--outcome', `Refund ${total}: the customer presents their card to confirm it`, [...METHODS, { name: 'Decline the refund', value: 'decline' as const }], { signal });
     return choice === 'decline' ? { outcome: 'declined' } : { method: choice };
   }
   const answer: CustomerAnswer = {};
   for (;;) {
-    const extras = [answer.tip_amount ? `tip ${answer.tip_amount}` : '', answer.available_amount === undefined ? '' : `card covers ${answer.available_amount}`, answer.card_number ? `card •••• ${last4(answer.card_number)}` : ''].filter(Boolean);
+    const extras = [answer.tip_amount ? `tip ${formatAmount(answer.tip_amount, action.currency)}` : '', answer.available_amount === undefined ? '' : `card covers ${formatAmount(answer.available_amount, action.currency)}`, answer.card_number ? `card •••• ${last4(answer.card_number)}` : ''].filter(Boolean);
     const choice = await io.choose('--outcome', `Payment of ${total}${extras.length ? ` (${extras.join(', ')})` : ''}: how does the customer pay?`, [
       ...METHODS,
       { name: 'Add a tip…', value: 'tip' as const },

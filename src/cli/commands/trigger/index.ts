@@ -26,7 +26,7 @@ const flags = {
   show: flag.bool('--show', 'Print the named built-in flow\'s file, to copy and change'),
   override: flag.repeated('--override <step.field=value>', 'Set a field of a step, e.g. payment_intent.amount=5000 or payment_method.card.number=4000000000009995; a bare field is the main step\'s (repeatable)'),
 };
-const args = { flow: arg.optional('[flow]', 'The built-in flow to run; see --list') };
+const args = { flow: arg.choice('[flow]', 'The built-in flow to run; see --list', BUILT_IN_FLOWS) };
 export type TriggerOptions = OptionsOf<typeof args, typeof flags>;
 
 const trigger = defineCommand({
@@ -78,8 +78,8 @@ export async function parseFlow(text: string, source: string): Promise<FlowFile>
   throw new UsageError(`Invalid flow file ${source}: ${where || 'the file'}: ${message}.`);
 }
 
+/** A built-in flow's file (commander has checked the name against BUILT_IN_FLOWS). */
 async function builtIn(name: string): Promise<string> {
-  if (!(BUILT_IN_FLOWS as readonly string[]).includes(name)) throw new UsageError(`Unknown flow '${name}': use one of ${BUILT_IN_FLOWS.join(', ')}, or --file.`);
   return readFile(new URL(`${name}.json`, FLOWS_DIR), 'utf8');
 }
 

@@ -18,7 +18,7 @@ const flags = {
   forwardHeader: flag.repeated('--forward-header <header>', 'Add a header to forwarded requests, \'Name: value\' (repeatable)'),
   printSecret: flag.bool('--print-secret', 'Show the signing secret whole in the Ready line'),
   skipVerify: flag.bool('--skip-verify', 'Do not verify TLS certificates of https targets (self-signed local apps)'),
-  timeout: flag.parsed('--timeout <duration>', 'How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger)', durationArg, { default: 30_000 }),
+  timeout: flag.parsed('--timeout <duration>', 'How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger)', durationArg, { default: '30s' }),
   giveUpAfter: flag.parsed('--give-up-after <duration>', 'Exit 7 once the service has been unreachable this long, instead of reconnecting forever', durationArg),
   from: flag.string('--from <evt_id>', 'Replay from this event (included), instead of resuming after the last one received'),
   exitAfterIdle: flag.parsed('--exit-after-idle <duration>', 'Exit once ready and no event has come or been settled for this long (CI)', durationArg),

@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliEnv, runCli } from '../../test/support/cli.js';
+
+// Help text and usage errors as gh writes them (issue 14), in-process: nothing here needs a service.
+
+const dir = mkdtempSync(join(tmpdir(), 'pay-help-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const pay = (args: string[]) => runCli(args, { env: cliEnv(dir) });
+
+describe('help', () => {
+  it('pay help intents create prints the help of create, as pay intents create --help does', async () => {
+    const viaHelp = await pay(['help', 'intents', 'create']);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toMatch(/^Usage: pay intents create \[options\]/);
+    expect(viaHelp.stdout).toBe((await pay(['intents', 'create', '--help'])).stdout);
+    expect((await pay(['help', 'intents'])).stdout).toMatch(/^Usage: pay intents \[options\] \[command\]/);
+  });
+
+  it('groups the top-level commands, words the built-in lines as ours, and ends with where to learn more', async () => {
+    const { stdout } = await pay(['--help']);
+    const headings = stdout.split('\n').filter((line) => /^[A-Z][\w ]*:$/.test(line));
+    expect(headings).toEqual(['Options:', 'Core resources:', 'Events and webhooks:', 'In person:', 'Sandbox:', 'Setup:', 'Examples:', 'Learn more:']);
+    const group = (heading: string) => stdout.split(`${heading}\n`)[1]!.split('\n\n')[0]!;
+    expect(group('Core resources:')).toMatch(/^ {2}customers\s/);
+    expect(group('In person:')).toMatch(/readers[\s\S]*terminal/);
+    expect(group('Setup:')).toMatch(/profiles[\s\S]*help \[command\]\s+Show help for a command/);
+    expect(stdout).toContain('-h, --help        Show help for the command');
+    expect(stdout).not.toMatch(/display help/);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('  Use "pay <command> --help" for more about a command.');
+    expect((await pay(['intents', '--help'])).stdout.trimEnd().split('\n').at(-1)).toBe('  Use "pay intents <command> --help" for more about a command.');
+  });
+
+  it('marks required flags, drops (default: false) and shows a duration default as typed', async () => {
+    const create = (await pay(['webhooks', 'endpoints', 'create', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(create).toContain('--url <url> Where events are POSTed (http or https) (required)');
+    const intents = (await pay(['intents', 'create', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(intents).toContain('(required; asked for at a terminal)');
+    const listen = (await pay(['webhooks', 'listen', '--help'])).stdout;
+    expect(listen.replace(/\s+/g, ' ')).toContain('--timeout <duration> How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger) (default: 30s)');
+    expect(listen).not.toContain('(default: false)');
+    expect(listen).not.toContain('30000');
+  });
+});
+
+describe('usage errors', () => {
+  it('an unknown command or flag is one ✗ line with the suggestion, then a pointer to --help', async () => {
+    expect(await pay(['intnets'])).toEqual({ code: 2, stdout: '', stderr: "✗ Unknown command 'intnets'. Did you mean intents?\n  Run 'pay --help' for usage." });
+    expect(await pay(['customers', 'lst'])).toEqual({ code: 2, stdout: '', stderr: "✗ Unknown command 'lst'. Did you mean list?\n  Run 'pay customers --help' for usage." });
+    expect(await pay(['customers', 'list', '--limt', '3'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "✗ Unknown option '--limt'. Did you mean --limit?\n  Run 'pay customers list --help' for usage.",
+    });
+    expect((await pay(['customers', 'list', '--limit', 'many'])).stderr).toBe("✗ Invalid --limit 'many': must be a whole number.\n  Run 'pay customers list --help' for usage.");
+    expect((await pay(['customers', 'get'])).stderr).toBe("✗ Missing <id>: it is required.\n  Run 'pay customers get --help' for usage.");
+  });
+});
