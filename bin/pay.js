@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `pay --version` is answered from one tiny module, before the program and its imports
-// load; everything else goes to main.
-import { asksVersionOnly, version } from '../dist/cli/version.js';
+// The CLI runs from its bundle (scripts/bundle.js). `pay --version` is answered from one
+// tiny module, before the program and its imports load; everything else goes to main.
+import { asksVersionOnly, version } from '../dist/bundle/version.js';
 
 if (asksVersionOnly(process.argv.slice(2))) {
   process.stdout.write(`${version()}\n`);
@@ -9,6 +9,6 @@ if (asksVersionOnly(process.argv.slice(2))) {
   // Compiled modules are cached between runs: start-up is most of a short command's time.
   const { default: module } = await import('node:module');
   module.enableCompileCache?.();
-  const { run } = await import('../dist/cli/main.js');
+  const { run } = await import('../dist/bundle/main.js');
   await run();
 }

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { Amount, Currency } from '../domain/common.js';
 import { flag } from './command.js';
 import { CancelError, UsageError } from './errors.js';
 import type { IO } from './io/io.js';
@@ -31,6 +30,8 @@ export const moneyFlags = {
 
 /** `--amount` and `--currency` as given, each prompted for at a TTY when missing. */
 export async function moneyFrom(flags: { amount?: number | undefined; currency?: string | undefined }, io: IO): Promise<{ amount: number; currency: string }> {
+  // Loaded here, not with this module: the list commands share it (confirmations) and load no schema.
+  const { Amount, Currency } = await import('../domain/common.js');
   const amount = flags.amount ?? Number(await io.ask('--amount', 'Amount in the currency\'s minor unit (e.g. 1099 for 10.99)', { validate: answerCheck(Amount, wholeNumber) }));
   const currency = flags.currency ?? (await io.ask('--currency', 'Currency (three letters)', { default: 'usd', validate: answerCheck(Currency) }));
   return { amount, currency };

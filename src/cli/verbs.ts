@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ListPage } from '../domain/common.js';
 import type { EndpointName } from '../domain/endpoints.js';
-import { type Arg, arg, bodyFrom, type CommandDefinition, defineCommand, flag, type Flag, type OptionsOf } from './command.js';
+import { type Arg, arg, bodyFrom, type CommandDefinition, defineCommand, fieldsFrom, flag, type Flag, type OptionsOf } from './command.js';
 import type { Factory } from './factory.js';
 import type { Column } from './io/io.js';
 import { confirmDestructive, yesFlag } from './prompts.js';
@@ -22,8 +22,8 @@ interface ByIdSpec<T, F extends Flags> {
   /** The resource's top-level fields (`--json id,status`). */
   fields: readonly string[];
   flags?: F;
-  /** The request body the flags make, checked before the request. */
-  body?: z.ZodType;
+  /** The request body the flags make, checked before the request with this schema (loaded then). */
+  body?: () => Promise<z.ZodType>;
   /** Prints the answer (default: the object). */
   show?: (f: Factory, value: T, options: OptionsOf<{ id: Arg<string> }, F>) => void;
   /**
@@ -46,7 +46,7 @@ export function stateCommand<T, const F extends Flags = Record<never, never>>(na
     examples: spec.examples,
     fields: spec.fields,
     async run(options, f) {
-      const body = spec.body ? bodyFrom(spec.body, flags, options) : undefined;
+      const body = spec.body ? bodyFrom(await spec.body(), flags, options) : undefined;
       if (spec.destructive) await confirmDestructive(f.io, options.yes === true, spec.destructive.what, spec.destructive.question(options.id));
       const client = await f.client();
       const value = await client.call<T>(endpoint, { params: { id: options.id }, ...(body === undefined ? {} : { body }) });
@@ -64,8 +64,12 @@ interface ListSpec<T, F extends Flags> {
   columns: Column<T>[];
   examples: readonly string[];
   fields: readonly string[];
-  /** The domain's list query: the flags are checked with it before any request. */
-  query: z.ZodType<Query>;
+  /**
+   * The domain's list query, loaded when needed: flags given are checked with it before
+   * any request. The flags' defaults make a valid query without it, so a plain list
+   * loads no schema (and no zod).
+   */
+  query: () => Promise<z.ZodType<Query>>;
   /** Filters, each carrying its query field. */
   filters?: F;
 }
@@ -89,7 +93,8 @@ export function listCommand<T extends { id: string }, const F extends Flags = Re
     examples: spec.examples,
     fields: spec.fields,
     async run(options, f) {
-      const query = bodyFrom(spec.query, flags, options);
+      const defaults = Object.entries(flags).every(([key, given]) => options[key as keyof typeof options] === given.defaultValue);
+      const query = defaults ? (fieldsFrom(flags, options) as Query) : bodyFrom(await spec.query(), flags, options);
       const client = await f.client();
       const page = (starting_after?: string) =>
         client.call<ListPage<T>>(endpoint, { query: options.all ? { ...query, limit: ALL_PAGE, ...(starting_after ? { starting_after } : {}) } : query });

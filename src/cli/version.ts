@@ -2,10 +2,12 @@
 // module alone, so a version check costs little more than starting Node. node:fs is
 // taken with getBuiltinModule: an ESM import of a builtin costs a few ms more here.
 
+import { packageFile } from '../infra/package-files.js';
+
 /** The package's version. */
 export function version(): string {
   const { readFileSync } = process.getBuiltinModule('node:fs');
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

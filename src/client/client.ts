@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, errors as undiciErrors, request } from 'undici';
 import { endpoints, type EndpointName, fillPath, isWrite } from '../domain/endpoints.js';
-import { ErrorBody } from '../domain/error-body.js';
-import { ApiError } from '../domain/errors.js';
 import { maskSecret, redactBody, redactUrl } from '../config/mask.js';
+import type { RawResponse } from './api-error.js';
 import { NetworkError } from './errors.js';
 import { serviceUrl } from './url.js';
 
@@ -36,11 +35,7 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-export interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: unknown;
-}
+export type { RawResponse };
 
 /** Failures worth another attempt: the next one may well get through. */
 const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -80,6 +75,8 @@ export class Client {
     const { method, path } = endpoints[name];
     const response = await this.raw(method, fillPath(path, options.params), options);
     if (response.status >= 200 && response.status < 300) return response.body as T;
+    // Loaded on an error only: its schema brings zod, which a successful call never needs.
+    const { toApiError } = await import('./api-error.js');
     throw toApiError(response);
   }
 
@@ -164,15 +161,6 @@ function parseBody(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-export function toApiError(response: RawResponse): ApiError {
-  const parsed = ErrorBody.safeParse(response.body);
-  if (!parsed.success) {
-    return new ApiError(response.status, 'unexpected_response', `The service answered ${response.status} without an error body.`);
-  }
-  const { type: _type, code, message, param, ...extra } = parsed.data.error;
-  return new ApiError(response.status, code, message, { param, extra });
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { describeError } from '../infra/webhook-post.js';
-import { toApiError } from './client.js';
+import { toApiError } from './api-error.js';
 import { serviceUrl } from './url.js';
 
 const FIRST_BACKOFF_MS = 250;

@@ -1,23 +1,62 @@
-import { z } from 'zod';
-
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const SANDBOX_PROFILE = 'sandbox';
 export const DEFAULT_HEADER_PREFIX = 'pay';
 
-export const Profile = z.object({
-  base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.example.com' }),
-  // A word, not a URL or a sentence: what goes in the account header.
-  account: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/, { error: 'must be an account id: letters, digits, _ and -, e.g. acct_123' }),
-  api_key: z.string().min(1, { error: 'must not be empty' }),
-  header_prefix: z
-    .string()
-    .regex(/^[a-z][a-z0-9-]*$/, { error: 'must be lowercase letters, digits and -' })
-    .default(DEFAULT_HEADER_PREFIX),
+export interface Profile {
+  base_url: string;
+  account: string;
+  api_key: string;
+  header_prefix: string;
   /** Set on the profile `pay sandbox start` writes: its sandbox is started on demand. */
-  sandbox: z.boolean().optional(),
+  sandbox?: boolean | undefined;
   /** The stable signing secret of `pay webhooks listen` for this profile. */
-  listen_secret: z.string().optional(),
+  listen_secret?: string | undefined;
   /** The id under which the service keeps this profile's listen cursor (lsn_…). */
-  listener_id: z.string().optional(),
-});
-export type Profile = z.infer<typeof Profile>;
+  listener_id?: string | undefined;
+}
+
+/** What is wrong with a profile's field: `missing` when it is absent. */
+export interface ProfileProblem {
+  field: keyof Profile;
+  message: string;
+  missing?: boolean;
+}
+
+const isHttpUrl = (value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+const aString = (value: unknown) => (typeof value === 'string' ? undefined : 'must be a string');
+const text = (rule: (value: string) => boolean, message: string) => (value: unknown) => aString(value) ?? (rule(value as string) ? undefined : message);
+
+/**
+ * The rules of a profile's fields, checked when one is added and on every use (a file
+ * edited by hand, values from the environment). Plain code rather than a zod schema:
+ * every command reads a profile, and zod would be most of a short command's start-up.
+ */
+const RULES: { [K in keyof Profile]-?: { required: boolean; check: (value: unknown) => string | undefined } } = {
+  base_url: { required: true, check: text(isHttpUrl, 'must be an http(s) URL, e.g. https://api.example.com') },
+  // A word, not a URL or a sentence: what goes in the account header.
+  account: { required: true, check: text((v) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(v), 'must be an account id: letters, digits, _ and -, e.g. acct_123') },
+  api_key: { required: true, check: text((v) => v.length > 0, 'must not be empty') },
+  header_prefix: { required: false, check: text((v) => /^[a-z][a-z0-9-]*$/.test(v), 'must be lowercase letters, digits and -') },
+  sandbox: { required: false, check: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false') },
+  listen_secret: { required: false, check: aString },
+  listener_id: { required: false, check: aString },
+};
+
+/** What is wrong with one field's given value, in words (`must be …`), or undefined. */
+export const profileFieldProblem = (field: keyof Profile, value: unknown): string | undefined => RULES[field].check(value);
+
+/** The profile the fields make (header_prefix defaulted, nothing else kept), or its first problem. */
+export function checkProfile(fields: Record<string, unknown>): { profile: Profile } | { problem: ProfileProblem } {
+  const profile: Record<string, unknown> = {};
+  for (const [field, rule] of Object.entries(RULES) as Array<[keyof Profile, (typeof RULES)[keyof Profile]]>) {
+    const value = fields[field];
+    if (value === undefined) {
+      if (rule.required) return { problem: { field, message: 'is required', missing: true } };
+      continue;
+    }
+    const message = profileFieldProblem(field, value);
+    if (message !== undefined) return { problem: { field, message } };
+    profile[field] = value;
+  }
+  return { profile: { header_prefix: DEFAULT_HEADER_PREFIX, ...profile } as Profile };
+}

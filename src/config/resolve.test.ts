@@ -47,6 +47,13 @@ describe('resolveProfile: flag > env > profile', () => {
     expect(() => resolveProfile({ profile: 'nope' }, {}, stores)).toThrow(/prod, staging/);
   });
 
+  it('a value that breaks a profile rule, from the file or the environment, is a config error naming the field', () => {
+    const edited = new ProfileStore(join(dir, 'edited'));
+    edited.set('hand', { base_url: 'localhost:12111', account: 'acct_1', api_key: 'sk_test_0123456789', header_prefix: 'pay' });
+    expect(() => resolveProfile({ profile: 'hand' }, {}, () => edited)).toThrow(/Profile 'hand': base_url must be an http\(s\) URL/);
+    expect(() => resolveProfile({ profile: 'staging' }, { PAY_BASE_URL: 'ftp://x' }, stores)).toThrow(ConfigError);
+  });
+
   it('empty environment variables count as unset', () => {
     const env = { PAY_PROFILE: '', PAY_BASE_URL: '', PAY_ACCOUNT: '', PAY_API_KEY: '' };
     expect(resolveProfile({}, env, stores)).toMatchObject({ name: 'staging', api_key: 'sk_staging_0123456789' });

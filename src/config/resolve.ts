@@ -1,5 +1,5 @@
 import { ConfigError, CredentialsError } from './errors.js';
-import { DEFAULT_HEADER_PREFIX, Profile, SANDBOX_PROFILE } from './profile.js';
+import { checkProfile, DEFAULT_HEADER_PREFIX, type Profile, SANDBOX_PROFILE } from './profile.js';
 import type { ProfileStore } from './store.js';
 
 /** The name of a profile made only of flags and environment variables. */
@@ -64,10 +64,7 @@ function check(name: string, fields: Record<string, unknown>, sandbox: boolean):
       throw new CredentialsError(`Profile '${name}' has no ${field}: set it with 'pay profiles add ${name}' or ${env}.`);
     }
   }
-  const parsed = Profile.safeParse(fields);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`Profile '${name}': ${issue.path.join('.')} ${issue.message}.`);
-  }
-  return { ...parsed.data, name, sandbox };
+  const checked = checkProfile(fields);
+  if ('problem' in checked) throw new ConfigError(`Profile '${name}': ${checked.problem.field} ${checked.problem.message}.`);
+  return { ...checked.profile, name, sandbox };
 }

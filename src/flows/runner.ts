@@ -1,4 +1,6 @@
-import { type Client, toApiError } from '../client/client.js';
+import { request } from 'undici';
+import { toApiError } from '../client/api-error.js';
+import type { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { CLOCK_REFERENCE, type FlowFile, type FlowStep, REFERENCE, references, type StepKind, STEP_KINDS } from '../domain/flows.js';
@@ -95,7 +97,6 @@ async function payCheckout(client: Client, sessionId: string, card: Record<strin
   if (new URL(session.checkout_session_url).origin !== new URL(client.baseUrl).origin) {
     throw new ApiError(502, 'checkout_page_elsewhere', `The checkout page ${session.checkout_session_url} is not on the service's origin ${new URL(client.baseUrl).origin}: no card was sent.`);
   }
-  const { request } = await import('undici');
   const response = await request(session.checkout_session_url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

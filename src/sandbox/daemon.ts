@@ -3,6 +3,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync, writeF
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { sandboxLogFile, sandboxStateFile } from '../config/paths.js';
+import { packageFile } from '../infra/package-files.js';
 import { processAlive } from '../infra/pid-lock.js';
 
 export { processAlive };
@@ -41,7 +42,7 @@ function lastError(log: string): { code: string; message: string; exit_code: num
   }
   return undefined;
 }
-const PAY_BIN = fileURLToPath(new URL('../../bin/pay.js', import.meta.url));
+const PAY_BIN = fileURLToPath(packageFile('bin/pay.js'));
 
 export function readState(dir: string): SandboxState | undefined {
   try {

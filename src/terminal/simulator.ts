@@ -1,4 +1,4 @@
-import { toApiError } from '../client/client.js';
+import { toApiError } from '../client/api-error.js';
 import { NetworkError } from '../client/errors.js';
 import { ReconnectingSocket } from '../client/reconnecting-socket.js';
 import { endpoints } from '../domain/endpoints.js';

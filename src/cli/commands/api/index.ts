@@ -114,7 +114,7 @@ export async function run(options: ApiOptions, f: Factory): Promise<void> {
   if (response.headers['idempotent-replayed']) f.io.info('(replayed: the service answered with the first response to this Idempotency-Key)');
   if (failed) {
     // The body is already on stdout as data; main reports the error and maps the exit code.
-    const { toApiError } = await import('../../../client/client.js');
+    const { toApiError } = await import('../../../client/api-error.js');
     throw toApiError(response);
   }
 }

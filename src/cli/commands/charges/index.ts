@@ -1,4 +1,4 @@
-import { type Charge, ChargeListQuery } from '../../../domain/payment-intents.js';
+import type { Charge } from '../../../domain/payment-intents.js';
 import { flag, verbs } from '../../command.js';
 import { getCommand, listCommand } from '../../verbs.js';
 import { chargeColumns, chargeFields } from '../intents/view.js';
@@ -14,7 +14,7 @@ export const register = verbs(
     description: 'List charges, newest first: one per payment attempt',
     columns: chargeColumns,
     fields: chargeFields,
-    query: ChargeListQuery,
+    query: () => import('../../../domain/payment-intents.js').then((m) => m.ChargeListQuery),
     filters: {
       paymentIntent: flag.string('--payment-intent <pi_id>', 'Only the charges of this payment intent', { field: 'payment_intent_id' }),
       customer: flag.string('--customer <cus_id>', 'Only this customer\'s', { field: 'customer_id' }),

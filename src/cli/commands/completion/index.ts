@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { packageFile } from '../../../infra/package-files.js';
 import { completionScript, SHELLS, type Shell } from '../../completion/scripts.js';
 import { completionTree } from '../../completion/tree.js';
 import { UsageError } from '../../errors.js';
@@ -14,7 +15,7 @@ export interface CompletionOptions {
 }
 
 /** The checked-in scripts, kept current by a test (`npm run completions` rewrites them). */
-export const COMPLETIONS_DIR = fileURLToPath(new URL('../../../../completions/', import.meta.url));
+export const COMPLETIONS_DIR = fileURLToPath(packageFile('completions/'));
 
 /*
  * The scripts embed the command tree (commands, subcommands, flags, fixed values), read

@@ -1,4 +1,4 @@
-import { type Customer, CustomerCreate } from '../../../domain/customers.js';
+import type { Customer } from '../../../domain/customers.js';
 import { bodyFrom, defineCommand, flag } from '../../command.js';
 import { customerFields } from './view.js';
 
@@ -18,6 +18,8 @@ export const create = defineCommand({
   examples: ['pay customers create --email jenny@example.com --first-name Jenny', 'pay customers create --email a@example.com --metadata plan=gold --json'],
   fields: customerFields,
   async run(options, f) {
+    // The schema (and zod) is loaded here, not with the noun: `customers list` needs neither.
+    const { CustomerCreate } = await import('../../../domain/customers.js');
     const body = bodyFrom(CustomerCreate, flags, options);
     const client = await f.client();
     const customer = await client.call<Customer>('customers.create', { body });

@@ -1,4 +1,4 @@
-import { type Customer, CustomerListQuery } from '../../../domain/customers.js';
+import type { Customer } from '../../../domain/customers.js';
 import { flag, verbs } from '../../command.js';
 import { getCommand, listCommand } from '../../verbs.js';
 import { create } from './create.js';
@@ -11,7 +11,7 @@ export const register = verbs(
     description: 'List customers, newest first',
     columns: customerColumns,
     fields: customerFields,
-    query: CustomerListQuery,
+    query: () => import('../../../domain/customers.js').then((m) => m.CustomerListQuery),
     filters: { email: flag.string('--email <email>', 'Only customers with this email', { field: 'email' }) },
     examples: ['pay customers list', 'pay customers list --limit 50 --json'],
   }),

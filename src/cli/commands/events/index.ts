@@ -1,4 +1,4 @@
-import { type Event, EventListQuery, EventResend, type EventWithDeliveries, type ResendResult } from '../../../domain/events.js';
+import type { Event, EventWithDeliveries, ResendResult } from '../../../domain/events.js';
 import { fieldsOf, flag, verbs } from '../../command.js';
 import { getCommand, listCommand, stateCommand } from '../../verbs.js';
 import { tail } from './tail.js';
@@ -11,7 +11,7 @@ export const register = verbs(
     description: 'List the account\'s events, newest first',
     columns: eventColumns,
     fields: eventFields,
-    query: EventListQuery,
+    query: () => import('../../../domain/events.js').then((m) => m.EventListQuery),
     filters: {
       type: flag.string('--type <type>', 'Only this type, or a family: payment_intent.*', { field: 'type' }),
       createdGte: flag.string('--created-gte <when>', 'Created at or after this date or date-time', { field: 'created[gte]' }),
@@ -32,7 +32,7 @@ export const register = verbs(
     description: 'Send an event again: to its webhook endpoints and to running pay webhooks listen processes',
     id: ID,
     flags: { webhookEndpoint: flag.string('--webhook-endpoint <we_id>', 'Only to this webhook endpoint (even if it does not subscribe to the type)', { field: 'webhook_endpoint_id' }) },
-    body: EventResend,
+    body: () => import('../../../domain/events.js').then((m) => m.EventResend),
     fields: fieldsOf<ResendResult>()('object', 'event', 'webhook_endpoints', 'listeners'),
     show(f, result: ResendResult, options) {
       if (f.io.json) return f.io.printJSON(result);

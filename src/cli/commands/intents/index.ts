@@ -1,13 +1,4 @@
-import {
-  CANCELLATION_REASONS,
-  type PaymentIntent,
-  PaymentIntentCancel,
-  PaymentIntentCapture,
-  PaymentIntentConfirm,
-  PaymentIntentListQuery,
-  PaymentIntentUpdate,
-  PAYMENT_INTENT_STATUSES,
-} from '../../../domain/payment-intents.js';
+import { CANCELLATION_REASONS, type PaymentIntent, PAYMENT_INTENT_STATUSES } from '../../../domain/payment-intents.js';
 import { flag, verbs } from '../../command.js';
 import { getCommand, listCommand, stateCommand } from '../../verbs.js';
 import { create } from './create.js';
@@ -23,7 +14,7 @@ export const register = verbs(
     description: 'Confirm a payment intent: a card is charged at once (exit 6 when declined); a card_present intent goes to its reader',
     id: ID,
     flags: { paymentMethod: flag.string('--payment-method <pm_id>', 'Payment method to pay with (required unless the intent has one)', { field: 'payment_method_id' }) },
-    body: PaymentIntentConfirm,
+    body: () => import('../../../domain/payment-intents.js').then((m) => m.PaymentIntentConfirm),
     show: shown('Confirmed'),
     fields: intentFields,
     examples: ['pay intents confirm pi_123 --payment-method pm_123', 'pay intents confirm pi_123 --json'],
@@ -33,7 +24,7 @@ export const register = verbs(
     description: 'List payment intents, newest first',
     columns: intentColumns,
     fields: intentFields,
-    query: PaymentIntentListQuery,
+    query: () => import('../../../domain/payment-intents.js').then((m) => m.PaymentIntentListQuery),
     filters: {
       subscription: flag.string('--subscription <sub_id>', 'Only the payment attempts of this subscription', { field: 'subscription_id' }),
       customer: flag.string('--customer <cus_id>', 'Only this customer\'s', { field: 'customer_id' }),
@@ -49,7 +40,7 @@ export const register = verbs(
       description: flag.string('--description <text>', 'Description', { field: 'description' }),
       metadata: flag.keyValue('--metadata <key=value>', 'Metadata pair to set (repeatable)', { field: 'metadata' }),
     },
-    body: PaymentIntentUpdate,
+    body: () => import('../../../domain/payment-intents.js').then((m) => m.PaymentIntentUpdate),
     show: shown('Updated'),
     fields: intentFields,
     examples: ['pay intents update pi_123 --amount 2499'],
@@ -58,7 +49,7 @@ export const register = verbs(
     description: 'Capture an authorized payment intent (capture_method manual), once, up to the authorized amount',
     id: ID,
     flags: { amountToCapture: flag.int('--amount-to-capture <n>', 'Amount to capture (default: all that was authorized)', { field: 'amount_to_capture' }) },
-    body: PaymentIntentCapture,
+    body: () => import('../../../domain/payment-intents.js').then((m) => m.PaymentIntentCapture),
     show: shown('Captured'),
     fields: intentFields,
     examples: ['pay intents capture pi_123', 'pay intents capture pi_123 --amount-to-capture 800'],
@@ -67,7 +58,7 @@ export const register = verbs(
     description: 'Cancel a payment intent before it is processing or succeeded (held funds are released); irreversible',
     id: ID,
     flags: { cancellationReason: flag.choice('--cancellation-reason <reason>', 'Why', CANCELLATION_REASONS, { field: 'cancellation_reason' }) },
-    body: PaymentIntentCancel,
+    body: () => import('../../../domain/payment-intents.js').then((m) => m.PaymentIntentCancel),
     show: shown('Canceled'),
     fields: intentFields,
     destructive: { what: 'canceling a payment intent is irreversible', question: (id) => `Cancel payment intent ${id}? It cannot be used again.` },

@@ -1,4 +1,4 @@
-import { PAYMENT_METHOD_TYPES, type PaymentMethod, PaymentMethodListQuery } from '../../../domain/payment-methods.js';
+import { PAYMENT_METHOD_TYPES, type PaymentMethod } from '../../../domain/payment-methods.js';
 import { flag, verbs } from '../../command.js';
 import { getCommand, listCommand } from '../../verbs.js';
 import { attach } from './attach.js';
@@ -18,7 +18,7 @@ export const register = verbs(
     description: 'List payment methods, newest first',
     columns: paymentMethodColumns,
     fields: paymentMethodFields,
-    query: PaymentMethodListQuery,
+    query: () => import('../../../domain/payment-methods.js').then((m) => m.PaymentMethodListQuery),
     filters: {
       customer: flag.string('--customer <cus_id>', 'Only those attached to this customer', { field: 'customer_id' }),
       type: flag.choice('--type <type>', 'Only this type', PAYMENT_METHOD_TYPES, { field: 'type' }),

@@ -1,8 +1,6 @@
-import { Profile, PROFILE_NAME } from '../../../config/profile.js';
+import { checkProfile, type Profile, profileFieldProblem, PROFILE_NAME } from '../../../config/profile.js';
 import { arg, defineCommand, flag } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { checkedBody } from '../../flags.js';
-import { answerCheck } from '../../prompts.js';
 import { profileFields, shownProfile } from './view.js';
 
 export const add = defineCommand({
@@ -28,13 +26,19 @@ export const add = defineCommand({
     if (!PROFILE_NAME.test(name)) throw new UsageError(`Invalid profile name '${name}': letters, digits, - and _, starting with a letter or digit.`);
     if (options.apiKey !== undefined && options.apiKeyStdin) throw new UsageError('Use one of --api-key and --api-key-stdin.');
     // Flags given are checked before anything is asked; each answer as it is given, by the rule the profile is saved under.
-    checkedBody(Profile.partial(), { base_url: options.baseUrl, account: options.account }, (param) => `--${param.replace(/_/g, '-')}`);
-    const baseUrl = options.baseUrl ?? (await io.ask('--base-url', 'Base URL of the service', { validate: answerCheck(Profile.shape.base_url) }));
-    const account = options.account ?? (await io.ask('--account', 'Merchant account id', { validate: answerCheck(Profile.shape.account) }));
+    for (const [field, value] of [['base_url', options.baseUrl], ['account', options.account]] as const) {
+      const problem = value === undefined ? undefined : profileFieldProblem(field, value);
+      if (problem) throw new UsageError(`Invalid ${flagOf(field)}: ${problem}.`);
+    }
+    const baseUrl = options.baseUrl ?? (await io.ask('--base-url', 'Base URL of the service', { validate: answerRule('base_url') }));
+    const account = options.account ?? (await io.ask('--account', 'Merchant account id', { validate: answerRule('account') }));
     const apiKey = options.apiKey ?? (options.apiKeyStdin ? await io.readStdin() : await io.askSecret('--api-key-stdin', 'API key'));
-    const profile = checkedBody(Profile, { base_url: baseUrl, account, api_key: apiKey, header_prefix: options.headerPrefix }, (param) =>
-      param === 'api_key' ? '--api-key' : `--${param.replace(/_/g, '-')}`,
-    );
+    const checked = checkProfile({ base_url: baseUrl, account, api_key: apiKey, header_prefix: options.headerPrefix });
+    if ('problem' in checked) {
+      const { field, message, missing } = checked.problem;
+      throw new UsageError(missing ? `Missing ${flagOf(field)}: it is required.` : `Invalid ${flagOf(field)}: ${message}.`);
+    }
+    const { profile } = checked;
     const store = await f.profiles();
     store.set(name, profile);
     if (options.default || store.defaultName() === undefined) store.setDefault(name);
@@ -43,3 +47,11 @@ export const add = defineCommand({
     io.success(`Saved profile '${name}' (${profile.base_url}, key ${shown.api_key})${shown.default ? ', the default' : ''}.`);
   },
 });
+
+const flagOf = (field: keyof Profile) => (field === 'api_key' ? '--api-key' : `--${field.replace(/_/g, '-')}`);
+
+/** A prompt's answer checked by the field's rule: true, or the rule as a sentence. */
+const answerRule = (field: keyof Profile) => (text: string) => {
+  const problem = profileFieldProblem(field, text.trim());
+  return problem === undefined ? true : `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`;
+};

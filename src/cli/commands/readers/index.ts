@@ -1,4 +1,4 @@
-import { PROCESSORS, ReaderListQuery, type TerminalReader } from '../../../domain/terminal-readers.js';
+import { PROCESSORS, type TerminalReader } from '../../../domain/terminal-readers.js';
 import { flag, verbs } from '../../command.js';
 import { getCommand, listCommand } from '../../verbs.js';
 import { activate } from './activate.js';
@@ -11,7 +11,7 @@ export const register = verbs(
     description: 'List the account\'s terminal readers (to learn a terminal_reader_id)',
     columns: readerColumns,
     fields: readerFields,
-    query: ReaderListQuery,
+    query: () => import('../../../domain/terminal-readers.js').then((m) => m.ReaderListQuery),
     filters: { processor: flag.choice('--processor <p>', 'Only readers of this processor', PROCESSORS, { field: 'processor' }) },
     examples: ['pay readers list', 'pay readers list --processor B --json'],
   }),

@@ -1,4 +1,4 @@
-import { type Refund, RefundListQuery } from '../../../domain/refunds.js';
+import type { Refund } from '../../../domain/refunds.js';
 import { flag, verbs } from '../../command.js';
 import { getCommand, listCommand } from '../../verbs.js';
 import { create } from './create.js';
@@ -11,7 +11,7 @@ export const register = verbs(
     description: 'List refunds, newest first',
     columns: refundColumns,
     fields: refundFields,
-    query: RefundListQuery,
+    query: () => import('../../../domain/refunds.js').then((m) => m.RefundListQuery),
     filters: {
       paymentIntent: flag.string('--payment-intent <pi_id>', 'Only the refunds of this payment intent', { field: 'payment_intent_id' }),
       status: flag.choice('--status <status>', 'Only refunds in this status', ['pending', 'succeeded', 'failed'], { field: 'status' }),

@@ -1,4 +1,4 @@
-import { type Subscription, SubscriptionListQuery } from '../../../domain/subscriptions.js';
+import type { Subscription } from '../../../domain/subscriptions.js';
 import { flag, verbs } from '../../command.js';
 import { getCommand, listCommand, stateCommand } from '../../verbs.js';
 import { create } from './create.js';
@@ -17,7 +17,7 @@ export const register = verbs(
     description: 'List subscriptions, newest first',
     columns: subscriptionColumns,
     fields: subscriptionFields,
-    query: SubscriptionListQuery,
+    query: () => import('../../../domain/subscriptions.js').then((m) => m.SubscriptionListQuery),
     filters: {
       status: flag.string('--status <status>', 'Only this status: pending, active, past_due, paused or canceled', { field: 'status' }),
       customer: flag.string('--customer <id>', 'Only this customer\'s (cus_…)', { field: 'customer_id' }),

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { FlowFile } from '../../../domain/flows.js';
+import { packageFile } from '../../../infra/package-files.js';
 import { arg, defineCommand, flag, type OptionsOf } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -17,7 +18,7 @@ export const BUILT_IN_FLOWS = [
   'subscription.past_due',
   'checkout.completed',
 ] as const;
-const FLOWS_DIR = new URL('../../../../flows/', import.meta.url);
+const FLOWS_DIR = packageFile('flows/');
 
 const flags = {
   file: flag.string('--file <flow.json>', 'Run the flow in this file: named steps (requests, clock advances, reader presents, checkout payments) whose values may refer to earlier results, e.g. "${customer.id}"'),

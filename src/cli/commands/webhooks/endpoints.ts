@@ -1,4 +1,3 @@
-import { ListQuery } from '../../../domain/common.js';
 import { SHOWN_ONCE } from '../../../domain/secrets.js';
 import { type DeletedObject, MISSING_EVENTS_MESSAGE, namesNoEvents, type WebhookEndpoint, WebhookEndpointCreate } from '../../../domain/webhook-endpoints.js';
 import { bodyFrom, defineCommand, fieldsOf, flag, group } from '../../command.js';
@@ -49,7 +48,7 @@ export const endpoints = group('endpoints', 'Webhook endpoints: URLs the service
     description: 'List webhook endpoints, newest first',
     columns: endpointColumns,
     fields,
-    query: ListQuery,
+    query: () => import('../../../domain/common.js').then((m) => m.ListQuery),
     examples: ['pay webhooks endpoints list', 'pay webhooks endpoints list --json'],
   }),
   getCommand<WebhookEndpoint>('webhook_endpoints.get', {

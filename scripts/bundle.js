@@ -1,0 +1,53 @@
+// The CLI as an esbuild bundle (issue 12, row 5): loading a few chunks costs less start-up
+// than resolving and reading the hundreds of modules of dist/ and node_modules a short
+// command touches. Run by `npm run build` after tsc, which still checks the types and
+// emits the library entries (`pay`, `pay/testing`) and their declarations, unbundled.
+//
+// - The program (dist/cli/main.js): each noun, and anything else imported with `import()`,
+//   stays a chunk of its own (`splitting`), so a command still loads only what it needs.
+// - The version module bin/pay.js answers `--version` from, as one file of its own: one
+//   module to load, not the chunks it would share with the program.
+// - Packages: the ones every short command loads are bundled; the others (the sandbox's
+//   server, prompts, spinners, tables, the profile writer) load from node_modules when a
+//   command asks for them.
+// - The bundle sits in dist/bundle/, two folders below the package root as dist/infra/ is:
+//   src/infra/package-files.ts finds package.json, bin/, flows/ and completions/ from there.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const BUNDLED = ['commander', 'chalk', 'undici', 'zod'];
+const OUT = 'dist/bundle';
+
+const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
+const external = Object.keys(dependencies)
+  .filter((name) => !BUNDLED.includes(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
+const common = { bundle: true, format: 'esm', platform: 'node', target: 'node24', logLevel: 'warning' };
+
+rmSync(OUT, { recursive: true, force: true });
+await build({ ...common, entryPoints: ['dist/cli/version.js'], outfile: `${OUT}/version.js` });
+const { metafile } = await build({
+  ...common,
+  metafile: true,
+  entryPoints: ['dist/cli/main.js'],
+  outdir: OUT,
+  splitting: true,
+  external,
+  // Bundled CommonJS (undici) requires Node's builtins: give it a require. No import
+  // statement, so a chunk that needs none loads nothing more.
+  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
+});
+// import() of a bundled CommonJS package (undici) gives only its `default` here, where Node
+// gives the named exports too: a build that would break so at run time fails now.
+for (const [file, input] of Object.entries(metafile.inputs)) {
+  for (const { kind, path } of input.imports) {
+    if (kind === 'dynamic-import' && metafile.inputs[path]?.format === 'cjs') {
+      throw new Error(`${file} imports the CommonJS ${path} with import(): import it statically (its chunk is still loaded only with yours).`);
+    }
+  }
+}
+
+// Which modules each chunk holds: the start-up test reads it to tell what a command loaded.
+// Not shipped (package.json's files).
+writeFileSync(`${OUT}/meta.json`, JSON.stringify(metafile));

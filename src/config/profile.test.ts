@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { checkProfile } from './profile.js';
+
+const valid = { base_url: 'https://api.example.com', account: 'acct_1', api_key: 'sk_test_0123456789' };
+
+describe('checkProfile: the rules of a profile', () => {
+  it('keeps the known fields and defaults the header prefix', () => {
+    expect(checkProfile({ ...valid, sandbox: true, other: 'x' })).toEqual({ profile: { ...valid, header_prefix: 'pay', sandbox: true } });
+    expect(checkProfile({ ...valid, header_prefix: 'acme' })).toEqual({ profile: { ...valid, header_prefix: 'acme' } });
+  });
+
+  it('names the first field that breaks a rule, and the rule', () => {
+    expect(checkProfile({ ...valid, base_url: 'ftp://x' })).toEqual({ problem: { field: 'base_url', message: 'must be an http(s) URL, e.g. https://api.example.com' } });
+    expect(checkProfile({ ...valid, base_url: 'localhost:12111' })).toMatchObject({ problem: { field: 'base_url' } });
+    expect(checkProfile({ ...valid, account: 'acct 1' })).toEqual({ problem: { field: 'account', message: 'must be an account id: letters, digits, _ and -, e.g. acct_123' } });
+    expect(checkProfile({ ...valid, api_key: 42 })).toEqual({ problem: { field: 'api_key', message: 'must be a string' } });
+    expect(checkProfile({ ...valid, header_prefix: 'Pay' })).toEqual({ problem: { field: 'header_prefix', message: 'must be lowercase letters, digits and -' } });
+    expect(checkProfile({ ...valid, sandbox: 'yes' })).toEqual({ problem: { field: 'sandbox', message: 'must be true or false' } });
+  });
+
+  it('says when a required field is missing', () => {
+    expect(checkProfile({ account: 'acct_1', api_key: 'k' })).toEqual({ problem: { field: 'base_url', message: 'is required', missing: true } });
+  });
+});
