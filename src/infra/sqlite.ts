@@ -215,6 +215,11 @@ export class Sqlite {
     this.checkpointer?.committed();
   }
 
+  /** True inside an open SQL transaction: what is read there may yet roll back. */
+  get inTransaction(): boolean {
+    return this.db.isTransaction;
+  }
+
   /** Settles once every commit so far is durable: what an answer awaits. */
   durable(): Promise<void> {
     return this.synced;

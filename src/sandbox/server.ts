@@ -65,8 +65,9 @@ export async function buildServer(options: SandboxOptions, scheduler: Scheduler 
     send(reply, new ApiError(404, 'route_missing', `No such route: ${request.method} ${clip(request.url.split('?')[0]!)}.`)),
   );
   let closing = false;
-  app.addHook('onRequest', async () => {
-    if (closing) throw new ApiError(503, 'shutting_down', 'The sandbox is stopping; try again once it is started.');
+  // A callback hook, not an async one: no promise on every request.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new ApiError(503, 'shutting_down', 'The sandbox is stopping; try again once it is started.') : undefined);
   });
   // One `upgrade` listener; each WebSocket hub claims its path.
   const upgrades = new UpgradeRouter(app);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { newId, randomToken } from '../../domain/ids.js';
+import { CommittedCache } from './committed-cache.js';
 import type { Database } from './db.js';
 
 export interface Account {
@@ -11,11 +12,19 @@ export const newApiKey = () => `sk_test_${randomToken(32)}`;
 
 /** Keys are stored only as hashes: the sandbox can check a key but never show it. */
 export class AccountStore {
-  constructor(private readonly db: Database) {}
+  /** Every request reads its account by key and the account's clock: both kept as committed. One entry a valid key or an account. */
+  private readonly byKeyCache: CommittedCache<string, Account>;
+  private readonly clockCache: CommittedCache<string, string>;
+
+  constructor(private readonly db: Database) {
+    this.byKeyCache = new CommittedCache(db);
+    this.clockCache = new CommittedCache(db);
+  }
 
   /** Creates the account, or re-keys it when it exists (a CI-provided key wins). */
   upsert(input: { id?: string | undefined; apiKey: string; clockNow: string }): Account {
     const id = input.id ?? newId('account');
+    this.byKeyCache.clear();
     if (this.exists(id)) {
       this.db.run('UPDATE accounts SET api_key_hash = ? WHERE id = ?', hashKey(input.apiKey), id);
       return { id };
@@ -36,7 +45,7 @@ export class AccountStore {
   }
 
   byKey(apiKey: string): Account | undefined {
-    return this.db.get<Account>('SELECT id FROM accounts WHERE api_key_hash = ?', hashKey(apiKey));
+    return this.byKeyCache.get(apiKey, () => this.db.get<Account>('SELECT id FROM accounts WHERE api_key_hash = ?', hashKey(apiKey)));
   }
 
   ids(): string[] {
@@ -44,12 +53,13 @@ export class AccountStore {
   }
 
   clockNow(id: string): string {
-    const row = this.db.get<{ clock_now: string }>('SELECT clock_now FROM accounts WHERE id = ?', id);
-    if (!row) throw new Error(`no account ${id}`);
-    return row.clock_now;
+    const now = this.clockCache.get(id, () => this.db.get<{ clock_now: string }>('SELECT clock_now FROM accounts WHERE id = ?', id)?.clock_now);
+    if (now === undefined) throw new Error(`no account ${id}`);
+    return now;
   }
 
   setClockNow(id: string, now: string): void {
+    this.clockCache.delete(id);
     this.db.run('UPDATE accounts SET clock_now = ? WHERE id = ?', now, id);
   }
 }

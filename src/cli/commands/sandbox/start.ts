@@ -100,6 +100,10 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const account = f.env.PAY_SANDBOX_ACCOUNT || saved?.account;
   const apiKey = f.env.PAY_SANDBOX_API_KEY || saved?.api_key || newApiKey();
 
+  // A long-running server: V8 would otherwise double its young generation under load and
+  // keep it (RSS up ~30 MB for nothing live); the heap snapshot stays flat either way.
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--semi-space-growth-factor=1');
   const { buildServer, listen } = await import('../../../sandbox/server.js');
   const db = options.memory ? ':memory:' : (options.db ?? sandboxDbFile(dir));
   const server = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } });
