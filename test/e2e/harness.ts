@@ -4,6 +4,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 
+/** A fetch answer: its body as JSON, or as text where it is not JSON (an HTML page, a redirect). */
+export async function readAnswer(res: Response): Promise<{ status: number; body: any; headers: Headers }> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
 export const PAY_BIN = fileURLToPath(new URL('../../bin/pay.js', import.meta.url));
 
 export interface PayResult {
@@ -191,14 +203,7 @@ export async function startSandbox(options: { clock?: string; db?: string; args?
         headers: { 'pay-account': account, 'pay-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON
-      }
-      return { status: res.status, body: parsed, headers: res.headers };
+      return readAnswer(res);
     },
     spawn: (a, o = {}) => spawnPay(a, { ...env, ...o.env }),
     async stop() {

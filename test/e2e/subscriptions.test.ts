@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dueDates } from '../../src/domain/schedule.js';
 import { PAY_BIN, type SandboxHandle, startSandbox } from './harness.js';
+import { subscriptionHelpers } from '../support/subscriptions.js';
 import { hasTool, Tmux } from './tmux.js';
 
 // The subscription commands at a real terminal (pseudo-TTY): pickers, the schedule
 // preview and confirmations. The rest of the subscription tests run in-process.
 
-const GOOD = '4242424242424242';
 
 let sb: SandboxHandle;
 beforeAll(async () => {
@@ -14,31 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => sb?.stop());
 
-async function ok(method: string, path: string, body?: unknown) {
-  const res = await sb.http(method, path, body);
-  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-async function card(customer: string, number = GOOD): Promise<string> {
-  const pm = await ok('POST', '/v1/payment-methods', { type: 'card', card: { number, exp_month: 12, exp_year: 2045, cvc: '123' } });
-  await ok('PUT', `/v1/payment-methods/${pm.id}/attach`, { customer_id: customer });
-  return pm.id;
-}
-
-async function customerWithCard(number = GOOD) {
-  const customer = (await ok('POST', '/v1/customers', { email: 'e2e-sub@example.com' })).id as string;
-  return { customer, pm: await card(customer, number) };
-}
-
-const today = async () => ((await ok('GET', '/v1/test-helpers/clock')).now as string).slice(0, 10);
-
-/** `pay subscriptions create` with every required flag; the anchor `days` after the clock's today. */
-async function create(days: number, extra: string[] = [], number = GOOD) {
-  const { customer, pm } = await customerWithCard(number);
-  const anchor = addDays(await today(), days);
-  return sb.json(['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '2500', '--billing-cycle-anchor', anchor, '--interval-unit', 'month', '--interval-count', '1', ...extra]);
-}
+const { ok, customerWithCard, today, create } = subscriptionHelpers({ http: (...a) => sb.http(...a), json: (a) => sb.json(a) });
 
 const get = (id: string) => sb.json(['subscriptions', 'get', id]);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { endpoints, type EndpointName } from '../../src/domain/endpoints.js';
-import { baseEnv, PAY_BIN } from '../e2e/harness.js';
+import { baseEnv, PAY_BIN, readAnswer } from '../e2e/harness.js';
 import { freePort } from '../e2e/net.js';
 import type { Receiver } from '../support/receiver.js';
 import { type AccountState, type Ev, KINDS, type Kind, type Obj, type Receipt } from './invariants.js';
@@ -174,14 +174,7 @@ export class Api {
       redirect: 'manual',
       signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
     });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // an HTML page or a redirect
-    }
-    return { status: res.status, body: parsed, headers: res.headers };
+    return readAnswer(res);
   }
 
   /** Every object of a list endpoint, paging with starting_after (newest first). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, dueDates, dueInstant } from '../../../domain/schedule.js';
 import { cliSandbox } from '../../../../test/support/cli.js';
+import { subscriptionHelpers } from '../../../../test/support/subscriptions.js';
 
 // Every row of spec section 3's subscription transition table and its outcome mapping,
 // through the CLI (in-process) and the test clock. One sandbox, one clock that only moves forward: each
@@ -11,31 +12,7 @@ const DECLINED = '4000000000000002';
 
 const sb = cliSandbox({ clock: '2030-01-15T00:00:00Z' });
 
-async function ok(method: string, path: string, body?: unknown) {
-  const res = await sb.http(method, path, body);
-  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-async function card(customer: string, number = GOOD): Promise<string> {
-  const pm = await ok('POST', '/v1/payment-methods', { type: 'card', card: { number, exp_month: 12, exp_year: 2045, cvc: '123' } });
-  await ok('PUT', `/v1/payment-methods/${pm.id}/attach`, { customer_id: customer });
-  return pm.id;
-}
-
-async function customerWithCard(number = GOOD) {
-  const customer = (await ok('POST', '/v1/customers', { email: 'e2e-sub@example.com' })).id as string;
-  return { customer, pm: await card(customer, number) };
-}
-
-const today = async () => ((await ok('GET', '/v1/test-helpers/clock')).now as string).slice(0, 10);
-
-/** `pay subscriptions create` with every required flag; the anchor `days` after the clock's today. */
-async function create(days: number, extra: string[] = [], number = GOOD) {
-  const { customer, pm } = await customerWithCard(number);
-  const anchor = addDays(await today(), days);
-  return sb.json(['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '2500', '--billing-cycle-anchor', anchor, '--interval-unit', 'month', '--interval-count', '1', ...extra]);
-}
+const { ok, card, customerWithCard, today, create } = subscriptionHelpers(sb);
 
 const advance = (to: string) => sb.json(['sandbox', 'clock', 'advance', '--to', to]);
 const get = (id: string) => sb.json(['subscriptions', 'get', id]);
