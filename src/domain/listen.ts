@@ -41,4 +41,5 @@ export type ServerFrame =
   | { type: 'ping' };
 
 /** Client → server. */
-export type ClientFrame = { type: 'ack'; id: string } | { type: 'pong' };
+/** An ack names every event settled since the last one: one frame (and one cursor write) a batch, not one an event. */
+export type ClientFrame = { type: 'ack'; ids: string[] } | { type: 'pong' };

@@ -81,9 +81,9 @@ export class Tunnel {
     return this.socket.run();
   }
 
-  /** Tells the service this event is done with (when connected; a lost ack only means a replay). */
-  ack(id: string): void {
-    this.socket.send({ type: 'ack', id });
+  /** Tells the service these events are done with, in one frame (when connected; a lost ack only means a replay). */
+  ack(ids: string[]): void {
+    if (ids.length > 0) this.socket.send({ type: 'ack', ids });
   }
 
   stop(): void {

@@ -15,8 +15,8 @@
  *                    {type:'event', event, resend:true}  `POST /v1/events/{id}/resend`,
  *                    outside the order and the cursor;
  *                    {type:'ping'}            every heartbeat_ms.
- *   client → server  {type:'ack', id}         the client is done with this event (its app
- *                    answered 2xx, refused it for good, or it gave up);
+ *   client → server  {type:'ack', ids}        the client is done with these events (its app
+ *                    answered 2xx, refused them for good, or it gave up);
  *                    {type:'pong'}            answers a ping.
  *
  * Where streaming starts: `from` (that event included), else `after`, else the
@@ -111,9 +111,14 @@ export class ListenHub extends WebSocketHub<Connection, ServerFrame> {
     } catch {
       return connection.ws.close(1003, 'frames are JSON');
     }
-    if (frame.type !== 'ack' || connection.listener === undefined || typeof frame.id !== 'string') return;
-    const seq = this.sandbox.store.events.seqOf(connection.account, frame.id);
-    if (seq !== undefined) this.sandbox.store.listenCursors.advance(connection.account, connection.listener, seq);
+    if (frame.type !== 'ack' || connection.listener === undefined || !Array.isArray(frame.ids)) return;
+    let newest: number | undefined;
+    for (const id of frame.ids) {
+      const seq = typeof id === 'string' ? this.sandbox.store.events.seqOf(connection.account, id) : undefined;
+      if (seq !== undefined && (newest === undefined || seq > newest)) newest = seq;
+    }
+    // The cursor only moves forward: the newest event of the batch says it all, in one write.
+    if (newest !== undefined) this.sandbox.store.listenCursors.advance(connection.account, connection.listener, newest);
   }
 
   /** Sends what the log holds after the connection's position, in order, in batches. */
