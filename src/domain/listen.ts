@@ -37,7 +37,9 @@ export type ServerFrame =
       /** The server pings this often; a client that hears nothing for much longer reconnects. */
       heartbeat_ms: number;
     }
-  | { type: 'event'; event: Event; resend?: true }
+  /** The log in order, a batch a frame: one frame (and one write) each, not one an event. */
+  | { type: 'events'; events: Event[] }
+  | { type: 'event'; event: Event; resend: true }
   | { type: 'ping' };
 
 /** Client → server. */

@@ -26,7 +26,7 @@ class Tap {
   }
 
   events(): string[] {
-    return this.frames.flatMap((f) => (f.type === 'event' && !f.resend ? [f.event.id] : []));
+    return this.frames.flatMap((f) => (f.type === 'events' ? f.events.map((event) => event.id) : []));
   }
 
   ack(...ids: string[]): void {
@@ -120,7 +120,7 @@ describe('listen hub', () => {
     const result = await sb.call('POST', `/v1/events/${id}/resend`, {});
     expect(result.body).toEqual({ object: 'event_resend', event: id, webhook_endpoints: [], listeners: 1 });
     await until(() => tap.frames.filter((f) => f.type === 'event' && f.resend).length, (n) => n === 1, 'the resend');
-    expect(other.frames.filter((f) => f.type === 'event')).toEqual([]);
+    expect(other.frames.filter((f) => f.type === 'event' || f.type === 'events')).toEqual([]);
     await tap.close();
     await other.close();
   });

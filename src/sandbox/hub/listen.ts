@@ -11,7 +11,8 @@
  *   server → client  {type:'ready', listener, after, cursor_source, backlog, heartbeat_ms}
  *                    once, first: streaming starts after `after` (an event id, or null
  *                    for the start of the log); `backlog` events are already waiting.
- *                    {type:'event', event}    in log order, each event once per connection;
+ *                    {type:'events', events}  in log order, each event once per connection,
+ *                    a batch a frame (up to BATCH; never empty);
  *                    {type:'event', event, resend:true}  `POST /v1/events/{id}/resend`,
  *                    outside the order and the cursor;
  *                    {type:'ping'}            every heartbeat_ms.
@@ -133,10 +134,9 @@ export class ListenHub extends WebSocketHub<Connection, ServerFrame> {
         connection.again = false;
         for (;;) {
           const rows = this.sandbox.store.events.after(connection.account, connection.sentSeq, BATCH);
-          for (const { seq, event } of rows) {
-            if (wants(connection, event)) this.send(connection, { type: 'event', event });
-            connection.sentSeq = seq;
-          }
+          const events = rows.flatMap(({ event }) => (wants(connection, event) ? [event] : []));
+          if (events.length > 0) this.send(connection, { type: 'events', events });
+          if (rows.length > 0) connection.sentSeq = rows.at(-1)!.seq;
           if (rows.length < BATCH || !open(connection)) break;
           while (open(connection) && connection.ws.bufferedAmount > HIGH_WATER) await new Promise((resolve) => setTimeout(resolve, 10));
         }
