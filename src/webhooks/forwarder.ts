@@ -243,7 +243,7 @@ export class Forwarder {
     this.started = true;
     const urls = new Set([...this.options.routing.forwardTo, ...this.options.routing.routes.map((r) => r.url)]);
     for (const url of urls) this.targets.set(url, { url, down: 0, busy: new Set(), inFlight: new Set(), timer: undefined, pumping: false });
-    for (const target of this.targets.values()) this.pump(target);
+    for (const target of this.targets.values()) this.pumpNow(target);
   }
 
   private onReady(frame: ReadyFrame, reconnected: boolean): void {
@@ -330,7 +330,7 @@ export class Forwarder {
     // An app that is down is left to its probe timer, not woken by every new event.
     for (const url of touched) {
       const target = this.targets.get(url);
-      if (target?.down === 0) this.pump(target);
+      if (target?.down === 0) this.pumpNow(target);
     }
   }
 
@@ -362,7 +362,7 @@ export class Forwarder {
     if (target.inFlight.size > 0) return;
     // Nothing out: the next event due later (one due now is only waiting to be let go, and settling it looks again).
     const due = this.spool.nextDue(target.url);
-    if (due !== undefined && due > now) target.timer = setTimeout(() => this.pump(target), due - now);
+    if (due !== undefined && due > now) target.timer = setTimeout(() => this.pumpNow(target), due - now);
   }
 
   private async forward(target: TargetState, pending: Pending): Promise<void> {
@@ -429,7 +429,7 @@ export class Forwarder {
     if (outcome !== 'app_down') this.pump(target);
     else if (target.inFlight.size === 0 && !this.stopping) {
       clearTimeout(target.timer);
-      target.timer = setTimeout(() => this.pump(target), retryIn ?? 0);
+      target.timer = setTimeout(() => this.pumpNow(target), retryIn ?? 0);
     }
   }
 
