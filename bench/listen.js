@@ -1,14 +1,22 @@
-// Listen (issue 12, row 4): events per second and latency from creation in the sandbox
-// (`pay sandbox start --db FILE`, its own process) to receipt by a local app through
-// `pay webhooks listen` (its own process), against a baseline measured in the same run:
-// the same event bodies, signed the same way (Standard Webhooks, the listener's secret),
-// POSTed straight to the same app by this process, one at a time as listen forwards them.
-// Throughput: BENCH_EVENTS customers (default 1000) created BENCH_CONCURRENCY requests at
-// a time (default 8), from the first request to the last receipt; loss is counted by
-// unique event ids (an event that has not arrived BENCH_IDLE_MS, default 10,000, after the
-// last arrival is lost). Latency: BENCH_LATENCY_EVENTS (default 200) created one at a
-// time, each once the previous one arrived, from the start of the request that creates it
-// to its receipt (the baseline's: from the start of its POST to the app's answer).
+// Listen (issue 12, row 4): events per second and latency through `pay webhooks listen`
+// (its own process) from the sandbox (`pay sandbox start --db FILE`, its own process) to a
+// local app, against a baseline measured in the same run: the same event bodies, signed
+// the same way (Standard Webhooks, the listener's secret), POSTed straight to the same app
+// by this process.
+// Throughput isolates listen: BENCH_EVENTS customers (default 2000) are created first,
+// BENCH_CONCURRENCY requests at a time (default 8), with no listen running (creating
+// events is the sandbox's write path, row 1's business, and runs far slower than either
+// side here); then `pay webhooks listen --from <the first one's event>` delivers that
+// backlog. Both sides are timed the same way, by the app, from the first event it received
+// to the last, so (N - 1) / that span; and both keep the same window: listen forwards up to
+// 16 events in flight to an app (src/webhooks/forwarder.ts), so the baseline POSTs with
+// 16 in flight over 16 connections too (with 1 for both, the comparison would only time
+// round trips, which a window is there to hide). Loss is counted by unique event ids (an
+// event that has not arrived BENCH_IDLE_MS, default 10,000, after the last arrival is lost).
+// Latency: BENCH_LATENCY_EVENTS (default 200) created one at a time through the running
+// listen, each once the previous one arrived, from the start of the request that creates
+// it to its receipt (the baseline's: one at a time, from the start of its POST to the
+// app's answer).
 // Needs `npm run build` first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,10 +27,12 @@ import { Agent, request } from 'undici';
 import { payBin, spawnReady, startSandbox, stop } from './support/processes.js';
 import { int, ms, report, row } from './support/report.js';
 
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 200);
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 10_000);
+/** listen's window of deliveries in flight to one app (WINDOW in src/webhooks/forwarder.ts). */
+const WINDOW = 16;
 
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -30,13 +40,15 @@ const percentile = (values, p) => {
 };
 
 /**
- * The local app: answers 200 to everything. While listen delivers, it notes when each
- * event id first arrived (by the customer it carries, which the bench knows from its
- * create request), and keeps the bodies of the first EVENTS for the baseline.
+ * The local app: answers 200 to everything and notes when the first and the last event of
+ * a run arrived. While listen delivers, it notes when each event id first arrived (by the
+ * customer it carries, which the bench knows from its create request), and keeps the
+ * bodies of the first EVENTS for the baseline.
  */
 const arrivals = new Map(); // customer id → { eventId, at }
 const eventIds = new Set();
 let deliveries = 0;
+let firstArrival;
 let lastArrival = 0;
 const bodies = [];
 const waiting = new Map(); // customer id → resolve(at)
@@ -46,11 +58,12 @@ const app = createServer((req, res) => {
   req.on('data', (chunk) => (body += chunk));
   req.on('end', () => {
     res.end();
-    if (!throughListen) return;
     const at = performance.now();
     const event = JSON.parse(body);
-    deliveries++;
+    firstArrival ??= at;
     lastArrival = at;
+    if (!throughListen) return;
+    deliveries++;
     if (eventIds.has(event.id)) return;
     eventIds.add(event.id);
     arrivals.set(event.data.object.id, { eventId: event.id, at });
@@ -76,10 +89,6 @@ const dir = mkdtempSync(join(tmpdir(), 'pay-bench-listen-'));
 const sandbox = await startSandbox({ name: 'listen', db: join(dir, 'bench.db') });
 let listen;
 try {
-  const started = spawnReady([payBin, 'webhooks', 'listen', '--forward-to', appUrl, '--print-secret', '--json'], sandbox.env);
-  listen = started.child;
-  const { secret } = await started.ready;
-
   const api = new Agent({ connections: CONCURRENCY });
   const createCustomer = async () => {
     const response = await request(`${sandbox.baseUrl}/v1/customers`, {
@@ -92,25 +101,35 @@ try {
     return (await response.body.json()).id;
   };
 
-  // Throughput through listen: EVENTS customers, CONCURRENCY requests at a time.
-  const created = [];
-  const t0 = performance.now();
-  lastArrival = t0;
+  // The backlog, created before listen runs: the first customer alone, so the newest event
+  // is its customer.created, then the rest CONCURRENCY requests at a time.
+  const customers = [await createCustomer()];
+  const { body: newest } = await sandbox.call('GET', '/v1/events?limit=1');
+  const first = newest.data[0];
+  if (first?.data.object.id !== customers[0]) throw new Error('the first customer has no event of its own');
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (created.length < EVENTS) {
+      while (customers.length < EVENTS) {
         const pending = createCustomer();
-        created.push(pending);
+        customers.push(pending);
         await pending;
       }
     }),
   );
-  const customers = await Promise.all(created);
+  customers.splice(0, customers.length, ...(await Promise.all(customers)));
+
+  // Throughput through listen: it delivers the backlog, timed from the first arrival to the last.
+  firstArrival = undefined;
+  lastArrival = performance.now();
+  const started = spawnReady([payBin, 'webhooks', 'listen', '--forward-to', appUrl, '--from', first.id, '--print-secret', '--json'], sandbox.env);
+  listen = started.child;
+  const { secret } = await started.ready;
   await settled(customers);
   const through = customers.filter((id) => arrivals.has(id));
-  if (through.length === 0) throw new Error('no event arrived through listen');
+  if (through.length < 2) throw new Error('fewer than two events arrived through listen');
   const lost = customers.length - through.length;
-  const listenMs = through.reduce((last, id) => Math.max(last, arrivals.get(id).at), t0) - t0;
+  const listenMs = through.reduce((last, id) => Math.max(last, arrivals.get(id).at), 0) - firstArrival;
+  const listenRate = ((through.length - 1) / listenMs) * 1000;
 
   // Latency through listen: one event at a time, each created once the previous arrived.
   const listenLatency = [];
@@ -132,14 +151,12 @@ try {
   await api.close();
   const duplicates = deliveries - eventIds.size;
 
-  // Baseline: the same bodies, signed with the same secret, POSTed straight to the app.
+  // Baseline: the same bodies, signed with the same secret, POSTed straight to the app,
+  // WINDOW at a time, timed by the app as listen's were; then one at a time for latency.
   throughListen = false;
   const signer = new Webhook(secret);
-  const direct = new Agent({ connections: 1 });
-  const directLatency = [];
-  const t1 = performance.now();
-  for (const { id, body } of bodies) {
-    const at = performance.now();
+  const direct = new Agent({ connections: WINDOW });
+  const post = async ({ id, body }) => {
     const now = new Date();
     const response = await request(appUrl, {
       method: 'POST',
@@ -148,22 +165,30 @@ try {
       dispatcher: direct,
     });
     await response.body.dump();
+  };
+  firstArrival = undefined;
+  let next = 0;
+  await Promise.all(Array.from({ length: WINDOW }, async () => {
+    while (next < bodies.length) await post(bodies[next++]);
+  }));
+  const directRate = ((bodies.length - 1) / (lastArrival - firstArrival)) * 1000;
+  const directLatency = [];
+  for (const sent of bodies.slice(0, LATENCY_EVENTS)) {
+    const at = performance.now();
+    await post(sent);
     directLatency.push(performance.now() - at);
   }
-  const directMs = performance.now() - t1;
   await direct.close();
 
-  const listenRate = (through.length / listenMs) * 1000;
-  const directRate = (bodies.length / directMs) * 1000;
   const ratio = listenRate / directRate;
   const p99 = percentile(listenLatency, 99);
   const directP99 = percentile(directLatency, 99);
   const allLost = lost + latencyLost;
   process.stdout.write(
     [
-      `Listen on Node ${process.version}: ${EVENTS} events created ${CONCURRENCY} requests at a time, then ${LATENCY_EVENTS} one at a time, received by a local app (database file)`,
+      `Listen on Node ${process.version}: a backlog of ${EVENTS} events (created first) delivered ${WINDOW} at a time, then ${LATENCY_EVENTS} created one at a time, received by a local app (database file)`,
       `  through pay webhooks listen   ${int(listenRate)} events/s · latency p50 ${ms(percentile(listenLatency, 50))} · p99 ${ms(p99)} (creation to receipt) · ${allLost} lost · ${duplicates} delivered twice`,
-      `  POSTed straight to the app    ${int(directRate)} events/s · latency p50 ${ms(percentile(directLatency, 50))} · p99 ${ms(directP99)} (one process, one at a time)`,
+      `  POSTed straight to the app    ${int(directRate)} events/s (${WINDOW} in flight) · latency p50 ${ms(percentile(directLatency, 50))} · p99 ${ms(directP99)} (one process, one at a time)`,
       '',
     ].join('\n'),
   );
@@ -172,7 +197,7 @@ try {
       id: 4,
       name: 'events through `listen` to a local app',
       value: `${int(listenRate)}/s, p99 ${ms(p99)}, ${allLost} lost`,
-      metrics: { events_per_second: listenRate, p50_ms: percentile(listenLatency, 50), p99_ms: p99, events: EVENTS + LATENCY_EVENTS, lost: allLost, duplicates, concurrency: CONCURRENCY },
+      metrics: { events_per_second: listenRate, p50_ms: percentile(listenLatency, 50), p99_ms: p99, events: EVENTS + LATENCY_EVENTS, lost: allLost, duplicates, window: WINDOW },
       baseline: `the same signed events POSTed straight to the app: ${int(directRate)}/s, p99 ${ms(directP99)}`,
       baselineMetrics: { events_per_second: directRate, p50_ms: percentile(directLatency, 50), p99_ms: directP99 },
       ratio,

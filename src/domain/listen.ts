@@ -37,8 +37,11 @@ export type ServerFrame =
       /** The server pings this often; a client that hears nothing for much longer reconnects. */
       heartbeat_ms: number;
     }
-  | { type: 'event'; event: Event; resend?: true }
+  /** The log in order, a batch a frame: one frame (and one write) each, not one an event. */
+  | { type: 'events'; events: Event[] }
+  | { type: 'event'; event: Event; resend: true }
   | { type: 'ping' };
 
 /** Client → server. */
-export type ClientFrame = { type: 'ack'; id: string } | { type: 'pong' };
+/** An ack names every event settled since the last one: one frame (and one cursor write) a batch, not one an event. */
+export type ClientFrame = { type: 'ack'; ids: string[] } | { type: 'pong' };

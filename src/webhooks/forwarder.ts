@@ -87,6 +87,12 @@ const DOWN_BACKOFF_MS = { first: 100, max: 2_000 };
 export const GIVE_UP_AFTER_MS = 24 * 3_600_000;
 /** On stop, deliveries in flight get this long to finish before they are left to the next run. */
 const FLUSH_MS = 2_000;
+/**
+ * Delivered events are let go of (one spool transaction) and acknowledged (one frame) in
+ * batches gathered this long: per answer, the commit and the frame cost more than the
+ * delivery. Only an ack is delayed, never a delivery; a lost ack only means a replay.
+ */
+const SETTLE_MS = 10;
 /** Deliveries in flight to one app at a time: its answers' round trips overlap. */
 const WINDOW = 16;
 const APP_DOWN_STATUSES = new Set([502, 503, 504]);
@@ -112,6 +118,8 @@ interface TargetState {
   inFlight: Set<AbortController>;
   /** The next look at the spool: a retry coming due, or the next probe of an app that is down. */
   timer: NodeJS.Timeout | undefined;
+  /** A look at the spool is already due this turn of the event loop. */
+  pumping: boolean;
 }
 
 /**
@@ -234,8 +242,8 @@ export class Forwarder {
   private startForwarding(): void {
     this.started = true;
     const urls = new Set([...this.options.routing.forwardTo, ...this.options.routing.routes.map((r) => r.url)]);
-    for (const url of urls) this.targets.set(url, { url, down: 0, busy: new Set(), inFlight: new Set(), timer: undefined });
-    for (const target of this.targets.values()) this.pump(target);
+    for (const url of urls) this.targets.set(url, { url, down: 0, busy: new Set(), inFlight: new Set(), timer: undefined, pumping: false });
+    for (const target of this.targets.values()) this.pumpNow(target);
   }
 
   private onReady(frame: ReadyFrame, reconnected: boolean): void {
@@ -290,9 +298,10 @@ export class Forwarder {
     }, idleMs);
   }
 
-  private acknowledge(id: string): void {
-    this.tunnel.ack(id);
-    this.settledCount++;
+  private acknowledge(ids: string[]): void {
+    if (ids.length === 0) return;
+    this.tunnel.ack(ids);
+    this.settledCount += ids.length;
     this.active();
     if (this.options.maxEvents !== undefined && this.settledCount >= this.options.maxEvents) this.end('max_events');
   }
@@ -309,23 +318,38 @@ export class Forwarder {
     this.received = [];
     this.spool.receive(batch);
     const touched = new Set<string>();
+    const unrouted: string[] = [];
     for (const { event, targets, inOrder } of batch) {
       if (inOrder) this.from = undefined;
       this.options.sink.event(event, targets, !inOrder);
-      if (targets.length === 0) this.acknowledge(event.id);
+      if (targets.length === 0) unrouted.push(event.id);
       for (const url of targets) touched.add(url);
     }
+    this.acknowledge(unrouted);
     this.active();
     // An app that is down is left to its probe timer, not woken by every new event.
     for (const url of touched) {
       const target = this.targets.get(url);
-      if (target?.down === 0) this.pump(target);
+      if (target?.down === 0) this.pumpNow(target);
     }
   }
 
-  /** Sends the target's due events, oldest first, while the window has room; else looks again when the next is due. */
+  /**
+   * Looks at the spool once this turn of the event loop is done: the answers that arrive
+   * together (and the batch of them settled meanwhile) share one query, not one each.
+   */
   private pump(target: TargetState): void {
-    if (this.stopping) return;
+    if (target.pumping) return;
+    target.pumping = true;
+    setImmediate(() => {
+      target.pumping = false;
+      this.pumpNow(target);
+    });
+  }
+
+  /** Sends the target's due events, oldest first, while the window has room; else looks again when the next is due. */
+  private pumpNow(target: TargetState): void {
+    if (this.stopping || this.spoolClosed) return;
     clearTimeout(target.timer);
     target.timer = undefined;
     const room = (target.down > 0 ? 1 : WINDOW) - target.inFlight.size;
@@ -338,7 +362,7 @@ export class Forwarder {
     if (target.inFlight.size > 0) return;
     // Nothing out: the next event due later (one due now is only waiting to be let go, and settling it looks again).
     const due = this.spool.nextDue(target.url);
-    if (due !== undefined && due > now) target.timer = setTimeout(() => this.pump(target), due - now);
+    if (due !== undefined && due > now) target.timer = setTimeout(() => this.pumpNow(target), due - now);
   }
 
   private async forward(target: TargetState, pending: Pending): Promise<void> {
@@ -405,13 +429,13 @@ export class Forwarder {
     if (outcome !== 'app_down') this.pump(target);
     else if (target.inFlight.size === 0 && !this.stopping) {
       clearTimeout(target.timer);
-      target.timer = setTimeout(() => this.pump(target), retryIn ?? 0);
+      target.timer = setTimeout(() => this.pumpNow(target), retryIn ?? 0);
     }
   }
 
   private finish(pending: Pending): void {
     this.finished.push(pending);
-    if (this.finished.length === 1) setImmediate(() => this.settleFinished());
+    if (this.finished.length === 1) setTimeout(() => this.settleFinished(), SETTLE_MS);
   }
 
   /** Lets go of what was finished, in one transaction, then acknowledges each event no target still waits for. */
@@ -426,7 +450,7 @@ export class Forwarder {
       target?.busy.delete(pending.event.id);
       if (target) touched.add(target);
     }
-    for (const id of settled) this.acknowledge(id);
+    this.acknowledge(settled);
     for (const target of touched) if (target.down === 0) this.pump(target);
   }
 }

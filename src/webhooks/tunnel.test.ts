@@ -21,6 +21,7 @@ it.each([
   ['not JSON', 'not json {'],
   ['JSON that is not a frame', 'null'],
   ['an event frame without its event', '{"type":"event"}'],
+  ['an events frame with an event without its id', '{"type":"events","events":[{"type":"customer.created"}]}'],
 ])('a malformed frame (%s) is announced and the tunnel reconnects, receiving what follows', async (_name, malformed) => {
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await new Promise((resolve) => wss.once('listening', resolve));
@@ -30,7 +31,7 @@ it.each([
     ws.send(JSON.stringify(ready));
     // The first connection goes bad; the next one works.
     if (++connections === 1) ws.send(malformed);
-    else ws.send(JSON.stringify({ type: 'event', event }));
+    else ws.send(JSON.stringify({ type: 'events', events: [event] }));
   });
 
   const lost: string[] = [];

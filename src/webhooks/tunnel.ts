@@ -4,6 +4,8 @@ import { endpoints } from '../domain/endpoints.js';
 import type { Event } from '../domain/events.js';
 import type { ClientFrame, ServerFrame } from '../domain/listen.js';
 
+const isEvent = (event: unknown) => typeof event === 'object' && event !== null && typeof (event as { id?: unknown }).id === 'string';
+
 export type ReadyFrame = Extract<ServerFrame, { type: 'ready' }>;
 
 /** What a resumption replayed; nothing to count is said in words, not as "0 events". */
@@ -62,13 +64,19 @@ export class Tunnel {
       },
       handlers: {
         heartbeatOf: (frame) => (frame.type === 'ready' ? frame.heartbeat_ms : undefined),
-        complete: (frame) => frame.type !== 'event' || (typeof frame.event === 'object' && frame.event !== null && typeof frame.event.id === 'string'),
+        complete: (frame) => {
+          if (frame.type === 'event') return isEvent(frame.event);
+          if (frame.type === 'events') return Array.isArray(frame.events) && frame.events.every(isEvent);
+          return true;
+        },
         frame: (frame) => {
           if (frame.type === 'ready') {
             handlers.ready(frame, this.connected);
             this.connected = true;
+          } else if (frame.type === 'events') {
+            for (const event of frame.events) handlers.event(event, false);
           } else if (frame.type === 'event') {
-            handlers.event(frame.event, frame.resend === true);
+            handlers.event(frame.event, true);
           }
         },
         lost: handlers.lost,
@@ -81,9 +89,9 @@ export class Tunnel {
     return this.socket.run();
   }
 
-  /** Tells the service this event is done with (when connected; a lost ack only means a replay). */
-  ack(id: string): void {
-    this.socket.send({ type: 'ack', id });
+  /** Tells the service these events are done with, in one frame (when connected; a lost ack only means a replay). */
+  ack(ids: string[]): void {
+    if (ids.length > 0) this.socket.send({ type: 'ack', ids });
   }
 
   stop(): void {

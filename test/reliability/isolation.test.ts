@@ -160,17 +160,19 @@ it('keeps each account\'s objects, lists and events from every other key, over H
     ws.on('message', (data) => got.push(JSON.parse(String(data))));
     return got;
   };
+  // The events a tunnel received, however they were framed.
+  const eventsIn = (got: any[]) => got.flatMap((f) => (f.type === 'events' ? f.events : f.type === 'event' ? [f.event] : []));
   const xTunnel = openWebSocket(listenUrl(''), headersOf(X));
   const yTunnel = openWebSocket(listenUrl(''), headersOf(Y));
   const xFrames = frames(xTunnel.ws);
   const yFrames = frames(yTunnel.ws);
   await Promise.all([xTunnel.opened, yTunnel.opened]);
   const yEvent = await ok(Y, 'customers.create', {});
-  await until(() => yFrames.some((f) => f.type === 'event' && f.event.data.object.id === yEvent.id), Boolean, 'Y\'s tunnel to get Y\'s event');
+  await until(() => eventsIn(yFrames).some((e) => e.data.object.id === yEvent.id), Boolean, 'Y\'s tunnel to get Y\'s event');
   const xEvent = await ok(X, 'customers.create', {});
-  await until(() => xFrames.some((f) => f.type === 'event' && f.event.data.object.id === xEvent.id), Boolean, 'X\'s tunnel to get X\'s event');
+  await until(() => eventsIn(xFrames).some((e) => e.data.object.id === xEvent.id), Boolean, 'X\'s tunnel to get X\'s event');
   attempts += 2;
-  for (const frame of xFrames) if (frame.type === 'event' && frame.event.data.object.id === yEvent.id) leaks.push(`X's listen tunnel got Y's event ${frame.event.id}`);
+  for (const event of eventsIn(xFrames)) if (event.data.object.id === yEvent.id) leaks.push(`X's listen tunnel got Y's event ${event.id}`);
   xTunnel.ws.close();
   yTunnel.ws.close();
   for (const [query, what] of [[`?from=${theirs.get('events')}`, 'from'], [`?after=${theirs.get('events')}`, 'after']] as const) {

@@ -11,12 +11,13 @@
  *   server → client  {type:'ready', listener, after, cursor_source, backlog, heartbeat_ms}
  *                    once, first: streaming starts after `after` (an event id, or null
  *                    for the start of the log); `backlog` events are already waiting.
- *                    {type:'event', event}    in log order, each event once per connection;
+ *                    {type:'events', events}  in log order, each event once per connection,
+ *                    a batch a frame (up to BATCH; never empty);
  *                    {type:'event', event, resend:true}  `POST /v1/events/{id}/resend`,
  *                    outside the order and the cursor;
  *                    {type:'ping'}            every heartbeat_ms.
- *   client → server  {type:'ack', id}         the client is done with this event (its app
- *                    answered 2xx, refused it for good, or it gave up);
+ *   client → server  {type:'ack', ids}        the client is done with these events (its app
+ *                    answered 2xx, refused them for good, or it gave up);
  *                    {type:'pong'}            answers a ping.
  *
  * Where streaming starts: `from` (that event included), else `after`, else the
@@ -111,9 +112,14 @@ export class ListenHub extends WebSocketHub<Connection, ServerFrame> {
     } catch {
       return connection.ws.close(1003, 'frames are JSON');
     }
-    if (frame.type !== 'ack' || connection.listener === undefined || typeof frame.id !== 'string') return;
-    const seq = this.sandbox.store.events.seqOf(connection.account, frame.id);
-    if (seq !== undefined) this.sandbox.store.listenCursors.advance(connection.account, connection.listener, seq);
+    if (frame.type !== 'ack' || connection.listener === undefined || !Array.isArray(frame.ids)) return;
+    let newest: number | undefined;
+    for (const id of frame.ids) {
+      const seq = typeof id === 'string' ? this.sandbox.store.events.seqOf(connection.account, id) : undefined;
+      if (seq !== undefined && (newest === undefined || seq > newest)) newest = seq;
+    }
+    // The cursor only moves forward: the newest event of the batch says it all, in one write.
+    if (newest !== undefined) this.sandbox.store.listenCursors.advance(connection.account, connection.listener, newest);
   }
 
   /** Sends what the log holds after the connection's position, in order, in batches. */
@@ -128,10 +134,9 @@ export class ListenHub extends WebSocketHub<Connection, ServerFrame> {
         connection.again = false;
         for (;;) {
           const rows = this.sandbox.store.events.after(connection.account, connection.sentSeq, BATCH);
-          for (const { seq, event } of rows) {
-            if (wants(connection, event)) this.send(connection, { type: 'event', event });
-            connection.sentSeq = seq;
-          }
+          const events = rows.flatMap(({ event }) => (wants(connection, event) ? [event] : []));
+          if (events.length > 0) this.send(connection, { type: 'events', events });
+          if (rows.length > 0) connection.sentSeq = rows.at(-1)!.seq;
           if (rows.length < BATCH || !open(connection)) break;
           while (open(connection) && connection.ws.bufferedAmount > HIGH_WATER) await new Promise((resolve) => setTimeout(resolve, 10));
         }
