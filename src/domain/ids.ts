@@ -46,3 +46,26 @@ export function randomToken(length: number): string {
 export function newId(kind: ObjectKind): string {
   return `${ID_PREFIX[kind]}_${randomToken(24)}`;
 }
+
+/** Characters of a stored id that name its row; the 18 random ones after them keep it unguessable (hosted pages' ids are capabilities). */
+const SEQ_CHARS = 6;
+
+/**
+ * The id of the stored row `seq` (objects and events): its row number in base 62, then
+ * random characters. Looking one up is a primary-key read, with no index of ids to
+ * keep, and ids sort by creation.
+ */
+export function rowId(kind: ObjectKind, seq: number): string {
+  if (!Number.isSafeInteger(seq) || seq < 0 || seq >= 62 ** SEQ_CHARS) throw new RangeError(`row ${seq} has no id`);
+  let digits = '';
+  for (let rest = seq; digits.length < SEQ_CHARS; rest = Math.floor(rest / 62)) digits = ALPHABET[rest % 62] + digits;
+  return `${ID_PREFIX[kind]}_${digits}${randomToken(24 - SEQ_CHARS)}`;
+}
+
+/** The row an id made by rowId names; for any other string, a number no row need have. */
+export function rowOf(id: string): number {
+  const start = id.indexOf('_') + 1;
+  let seq = 0;
+  for (let i = start; i < start + SEQ_CHARS && i < id.length; i++) seq = seq * 62 + Math.max(0, ALPHABET.indexOf(id[i]!));
+  return seq;
+}

@@ -95,6 +95,11 @@ export class Sqlite {
     return this.statement(sql).all(...params) as T[];
   }
 
+  /** Rows one at a time, for a caller that may stop early. */
+  iterate<T = Row>(sql: string, ...params: SQLInputValue[]): IterableIterator<T> {
+    return this.statement(sql).iterate(...params) as IterableIterator<T>;
+  }
+
   /** Runs `fn` in a transaction (nested calls join the outer one); rolls back on throw. */
   transaction<T>(fn: () => T): T {
     this.outsideGroup();

@@ -78,7 +78,7 @@ describe('TestClock.advance', () => {
       nextDue: () => undefined,
       run: (ctx) => {
         if (ctx.now === days[3]) throw new Error('crash at the fourth step');
-        store.objects.insert(account.id, { id: `cus_${ctx.today.replaceAll('-', '')}`, object: 'customer', created: ctx.now, livemode: false });
+        store.objects.insert(account.id, { id: store.objects.newId('customer'), object: 'customer', created: ctx.now, livemode: false });
       },
     });
     await expect(clock.advance(ctxFor, '2030-02-01T00:00:00Z')).rejects.toThrow(/fourth step/);

@@ -29,7 +29,7 @@ async function call(method: 'GET' | 'POST', url: string, options: { headers?: Re
 /** Every row of every table, to show a request changed nothing. */
 function snapshot(): string {
   const db = server.sandbox.store.db;
-  return JSON.stringify(['accounts', 'objects', 'events', 'idempotency'].map((t) => db.all(`SELECT * FROM ${t} ORDER BY rowid`)));
+  return JSON.stringify(['accounts', 'objects', 'events', 'idempotency'].map((t) => db.all(`SELECT * FROM ${t} ORDER BY 1, 2`)));
 }
 
 describe('idempotency', () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { BaseObject } from '../domain/common.js';
 import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
 import { ApiError, clip, parseOrThrow } from '../domain/errors.js';
 import type { ObjectKind } from '../domain/ids.js';
@@ -108,7 +109,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
     const record = (ctx: ServiceContext, outcome: Outcome): Outcome => {
       if (key !== undefined) {
         const stored = withoutSecret(outcome.body, schemas.shownOnce);
-        const objectId = stored && typeof stored === 'object' && 'id' in stored && typeof stored.id === 'string' ? stored.id : undefined;
+        const object = stored && typeof stored === 'object' && 'id' in stored && 'object' in stored ? (stored as BaseObject) : undefined;
         sandbox.store.idempotency.save(account.id, key, {
           method,
           path: requestPath,
@@ -116,7 +117,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
           status: outcome.status,
           response: JSON.stringify(stored),
           created: ctx.now,
-        }, objectId);
+        }, object);
       }
       return outcome;
     };

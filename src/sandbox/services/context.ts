@@ -1,7 +1,7 @@
 import type { BaseObject, ListPage } from '../../domain/common.js';
 import { notFound } from '../../domain/errors.js';
 import { type Event, type EventType, matchesAny } from '../../domain/events.js';
-import { newId, type ObjectKind } from '../../domain/ids.js';
+import type { ObjectKind } from '../../domain/ids.js';
 import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpoint } from '../../domain/webhook-endpoints.js';
 import type { Scheduler } from '../../infra/time.js';
 import type { Account } from '../store/accounts.js';
@@ -55,7 +55,7 @@ export class ServiceContext {
 
   /** A new object of `kind` with the fields every object carries. */
   create<T extends BaseObject>(kind: ObjectKind, fields: Omit<T, keyof BaseObject>): T {
-    const object = { id: newId(kind), object: kind, created: this.now, livemode: false, ...fields } as T;
+    const object = { id: this.store.objects.newId(kind), object: kind, created: this.now, livemode: false, ...fields } as T;
     this.changing(kind);
     return this.store.objects.insert(this.account.id, object);
   }

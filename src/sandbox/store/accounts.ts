@@ -15,10 +15,12 @@ export class AccountStore {
   /** Every request reads its account by key and the account's clock: both kept as committed. One entry a valid key or an account. */
   private readonly byKeyCache: CommittedCache<string, Account>;
   private readonly clockCache: CommittedCache<string, string>;
+  private readonly keyCache: CommittedCache<string, number>;
 
   constructor(private readonly db: Database) {
     this.byKeyCache = new CommittedCache(db);
     this.clockCache = new CommittedCache(db);
+    this.keyCache = new CommittedCache(db);
   }
 
   /** Creates the account, or re-keys it when it exists (a CI-provided key wins). */
@@ -30,7 +32,7 @@ export class AccountStore {
       return { id };
     }
     this.db.run(
-      'INSERT INTO accounts (id, api_key_hash, clock_now, created) VALUES (?, ?, ?, ?)',
+      'INSERT INTO accounts (id, api_key_hash, clock_now, created, key) VALUES (?, ?, ?, ?, (SELECT coalesce(max(key), 0) + 1 FROM accounts))',
       id, hashKey(input.apiKey), input.clockNow, new Date().toISOString(),
     );
     return { id };
@@ -46,6 +48,13 @@ export class AccountStore {
 
   byKey(apiKey: string): Account | undefined {
     return this.byKeyCache.get(apiKey, () => this.db.get<Account>('SELECT id FROM accounts WHERE api_key_hash = ?', hashKey(apiKey)));
+  }
+
+  /** The small number the busy tables store for the account (migration 6). */
+  keyOf(id: string): number {
+    const key = this.keyCache.get(id, () => this.db.get<{ key: number }>('SELECT key FROM accounts WHERE id = ?', id)?.key);
+    if (key === undefined) throw new Error(`no account ${id}`);
+    return key;
   }
 
   ids(): string[] {

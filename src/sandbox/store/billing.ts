@@ -1,15 +1,21 @@
 import type { Subscription } from '../../domain/subscriptions.js';
+import type { AccountStore } from './accounts.js';
 import type { Database } from './db.js';
+import type { ObjectStore } from './objects.js';
 
-// The predicates repeat the partial indexes' WHERE clauses of migration 2 word for word:
+// The predicates repeat the partial indexes' WHERE clauses of migration 6 word for word:
 // that is what lets SQLite use them. next_payment_at and cancel_at are UTC
-// `YYYY-MM-DD…` strings, so text order is time order.
-const PAYMENT = `account = ? AND kind = 'subscription' AND json_extract(data, '$.next_payment_at') IS NOT NULL`;
-const CANCEL = `account = ? AND kind = 'subscription' AND json_extract(data, '$.status') <> 'canceled' AND json_extract(data, '$.cancel_at') IS NOT NULL`;
+// `YYYY-MM-DD…` strings, so text order is time order; only subscriptions have them.
+const PAYMENT = 'account = ? AND next_payment_at IS NOT NULL';
+const CANCEL = `account = ? AND cancel_at IS NOT NULL AND status <> 'canceled'`;
 
 /** The billing engine's indexed questions over stored subscriptions. */
 export class BillingQueries {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly accounts: AccountStore,
+    private readonly objects: ObjectStore,
+  ) {}
 
   /** The earliest next_payment_at of any subscription (an instant). */
   nextPaymentAt(account: string): string | undefined {
@@ -32,18 +38,15 @@ export class BillingQueries {
   }
 
   private earliest(where: string, field: string, account: string): string | undefined {
-    return this.db.get<{ at: string }>(
-      `SELECT json_extract(data, '$.${field}') AS at FROM objects WHERE ${where} ORDER BY json_extract(data, '$.${field}') LIMIT 1`,
-      account,
-    )?.at;
+    return this.db.get<{ at: string }>(`SELECT ${field} AS at FROM objects WHERE ${where} ORDER BY ${field} LIMIT 1`, this.accounts.keyOf(account))?.at;
   }
 
   private upTo(where: string, field: string, account: string, bound: string): Subscription[] {
     return this.db
       .all<{ data: string }>(
-        `SELECT data FROM objects WHERE ${where} AND json_extract(data, '$.${field}') <= ? ORDER BY json_extract(data, '$.${field}'), seq`,
-        account, bound,
+        `SELECT data FROM objects WHERE ${where} AND ${field} <= ? ORDER BY ${field}, seq`,
+        this.accounts.keyOf(account), bound,
       )
-      .map((row) => JSON.parse(row.data) as Subscription);
+      .map((row) => this.objects.decode<Subscription>(row.data));
   }
 }

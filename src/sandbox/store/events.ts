@@ -1,79 +1,101 @@
 import type { BaseObject, ListPage } from '../../domain/common.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Event, EventListQuery, EventType } from '../../domain/events.js';
-import { newId } from '../../domain/ids.js';
+import { rowId, rowOf } from '../../domain/ids.js';
+import type { AccountStore } from './accounts.js';
 import type { Database } from './db.js';
-import { versionData } from './objects.js';
+import { type ObjectStore, versionData } from './objects.js';
 
 /** Event types and `family.*` patterns of the catalogue carry no GLOB metacharacter but `*`. */
 const typeClause = (patterns: readonly string[]) => `(${patterns.map(() => 'type GLOB ?').join(' OR ')})`;
 
-/** An event row: `data` is the whole event, or (when `object` names a stored version) only the rest of its data. */
+/** An event row: `data` is the whole event, or (when `object` names a stored version) the rest of its data, if any. */
 const COLUMNS = `seq, id, type, created, data, ${versionData('events')} AS object`;
 interface EventRow {
   seq: number;
   id: string;
   type: EventType;
   created: string;
-  data: string;
+  data: string | null;
   object: string | null;
 }
 
-function toEvent(row: EventRow): Event {
-  if (row.object === null) return JSON.parse(row.data) as Event;
-  const extra = JSON.parse(row.data) as Record<string, unknown>;
-  return { id: row.id, object: 'event', type: row.type, created: row.created, livemode: false, data: { object: JSON.parse(row.object) as BaseObject, ...extra } };
-}
-
-/** One ordered log per account. An event is written in the transaction of the change that causes it. */
+/**
+ * One ordered log per account. An event is written in the transaction of the change that
+ * causes it; its id names its row (rowId).
+ */
 export class EventLog {
-  constructor(private readonly db: Database) {}
+  private nextSeq: number;
+
+  constructor(
+    private readonly db: Database,
+    private readonly accounts: AccountStore,
+    private readonly objects: ObjectStore,
+  ) {
+    this.nextSeq = (db.get<{ top: number | null }>('SELECT max(seq) AS top FROM events')?.top ?? 0) + 1;
+  }
 
   append(account: string, type: EventType, object: BaseObject, created: string, extra: Record<string, unknown> = {}): Event {
+    const seq = this.nextSeq++;
     const event: Event = {
-      id: newId('event'),
+      id: rowId('event', seq),
       object: 'event',
       type,
       created,
       livemode: false,
       data: { object, ...extra },
     };
+    const key = this.accounts.keyOf(account);
     // The object as stored (the usual case) is named by its version, not copied.
-    const { changes } = this.db.run(
-      `INSERT INTO events (id, account, type, created, data, object_seq, version)
-       SELECT ?, ?, ?, ?, ?, seq, version FROM objects WHERE id = ? AND account = ? AND data = ?`,
-      event.id, account, type, created, JSON.stringify(extra), object.id, account, JSON.stringify(object),
+    const version = this.objects.versionOf(account, object);
+    const rest = Object.keys(extra).length > 0 ? JSON.stringify(extra) : null;
+    this.db.run(
+      'INSERT INTO events (seq, account, type, created, id, object_seq, version, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      seq, key, type, created, event.id, version?.seq ?? null, version?.version ?? null, version ? rest : JSON.stringify(event),
     );
-    if (Number(changes) === 0) {
-      this.db.run('INSERT INTO events (id, account, type, created, data) VALUES (?, ?, ?, ?, ?)', event.id, account, type, created, JSON.stringify(event));
-    }
     return event;
   }
 
+  private toEvent(row: EventRow): Event {
+    if (row.object === null) return JSON.parse(row.data!) as Event;
+    const extra = row.data === null ? {} : (JSON.parse(row.data) as Record<string, unknown>);
+    return { id: row.id, object: 'event', type: row.type, created: row.created, livemode: false, data: { object: this.objects.decode<BaseObject>(row.object), ...extra } };
+  }
+
+  /** The event's row, or undefined: its id names it, or (ids minted before migration 6) legacy_ids does. */
+  private row(account: string, id: string): EventRow | undefined {
+    const key = this.accounts.keyOf(account);
+    const read = (seq: number) => this.db.get<EventRow>(`SELECT ${COLUMNS} FROM events WHERE seq = ? AND id = ? AND account = ?`, seq, id, key);
+    const row = read(rowOf(id));
+    if (row) return row;
+    const legacy = this.db.get<{ seq: number }>('SELECT seq FROM legacy_ids WHERE id = ?', id);
+    return legacy && read(legacy.seq);
+  }
+
   find(account: string, id: string): Event | undefined {
-    const row = this.db.get<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = ? AND account = ?`, id, account);
-    return row ? toEvent(row) : undefined;
+    const row = this.row(account, id);
+    return row && this.toEvent(row);
   }
 
   /** Sequence number of an event, the cursor of lists and of the listen tunnel. */
   seqOf(account: string, id: string): number | undefined {
-    return this.db.get<{ seq: number }>('SELECT seq FROM events WHERE id = ? AND account = ?', id, account)?.seq;
+    return this.row(account, id)?.seq;
   }
 
   /** The newest event's position (0 when there is none) and id. */
   latest(account: string): { seq: number; id: string | null } {
-    const row = this.db.get<{ seq: number; id: string }>('SELECT seq, id FROM events WHERE account = ? ORDER BY seq DESC LIMIT 1', account);
+    const row = this.db.get<{ seq: number; id: string }>('SELECT seq, id FROM events WHERE account = ? ORDER BY seq DESC LIMIT 1', this.accounts.keyOf(account));
     return row ?? { seq: 0, id: null };
   }
 
   /** The id of the newest event at or before seq. */
   idAtOrBefore(account: string, seq: number): string | null {
-    return this.db.get<{ id: string }>('SELECT id FROM events WHERE account = ? AND seq <= ? ORDER BY seq DESC LIMIT 1', account, seq)?.id ?? null;
+    return this.db.get<{ id: string }>('SELECT id FROM events WHERE account = ? AND seq <= ? ORDER BY seq DESC LIMIT 1', this.accounts.keyOf(account), seq)?.id ?? null;
   }
 
   list(account: string, query: EventListQuery): ListPage<Event> {
     const where = ['account = ?'];
-    const params: Array<string | number> = [account];
+    const params: Array<string | number> = [this.accounts.keyOf(account)];
     if (query.type !== undefined) {
       where.push(typeClause([query.type]));
       params.push(query.type);
@@ -98,7 +120,7 @@ export class EventLog {
     const rows = this.db.all<EventRow>(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`, ...params);
     return {
       object: 'list',
-      data: rows.slice(0, query.limit).map(toEvent),
+      data: rows.slice(0, query.limit).map((row) => this.toEvent(row)),
       has_more: rows.length > query.limit,
     };
   }
@@ -106,17 +128,17 @@ export class EventLog {
   /** Events after a cursor, oldest first: what a tunnel replays. */
   after(account: string, afterSeq: number, limit: number): Array<{ seq: number; event: Event }> {
     return this.db
-      .all<EventRow>(`SELECT ${COLUMNS} FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC LIMIT ?`, account, afterSeq, limit)
-      .map((r) => ({ seq: r.seq, event: toEvent(r) }));
+      .all<EventRow>(`SELECT ${COLUMNS} FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC LIMIT ?`, this.accounts.keyOf(account), afterSeq, limit)
+      .map((row) => ({ seq: row.seq, event: this.toEvent(row) }));
   }
 
   /** How many events after a cursor match the patterns (all when none). */
   countAfter(account: string, afterSeq: number, patterns: readonly string[] | undefined): number {
     const filter = patterns?.length ? ` AND ${typeClause(patterns)}` : '';
-    return this.db.get<{ n: number }>(`SELECT count(*) AS n FROM events WHERE account = ? AND seq > ?${filter}`, account, afterSeq, ...(patterns ?? []))!.n;
+    return this.db.get<{ n: number }>(`SELECT count(*) AS n FROM events WHERE account = ? AND seq > ?${filter}`, this.accounts.keyOf(account), afterSeq, ...(patterns ?? []))!.n;
   }
 
   clear(account: string): void {
-    this.db.run('DELETE FROM events WHERE account = ?', account);
+    this.db.run('DELETE FROM events WHERE account = ?', this.accounts.keyOf(account));
   }
 }

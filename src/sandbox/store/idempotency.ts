@@ -1,5 +1,7 @@
+import type { BaseObject } from '../../domain/common.js';
+import type { AccountStore } from './accounts.js';
 import type { Database } from './db.js';
-import { versionData } from './objects.js';
+import { type ObjectStore, versionData } from './objects.js';
 
 export interface StoredResponse {
   method: string;
@@ -11,42 +13,46 @@ export interface StoredResponse {
   created: string;
 }
 
+interface ResponseRow extends Omit<StoredResponse, 'response'> {
+  response: string | null;
+  object: string | null;
+}
+
 export class IdempotencyStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly accounts: AccountStore,
+    private readonly objects: ObjectStore,
+  ) {}
 
   find(account: string, key: string): StoredResponse | undefined {
-    return this.db.get<StoredResponse>(
-      `SELECT method, path, body_hash, status, CASE WHEN object_seq IS NULL THEN response ELSE ${versionData('idempotency')} END AS response, created
-       FROM idempotency WHERE account = ? AND key = ?`,
-      account, key,
+    const row = this.db.get<ResponseRow>(
+      `SELECT method, path, body_hash, status, created, response, ${versionData('idempotency')} AS object FROM idempotency WHERE account = ? AND key = ?`,
+      this.accounts.keyOf(account), key,
     );
+    if (!row) return undefined;
+    const { object, response, ...rest } = row;
+    // A version serialises to the bytes of the response that named it.
+    return { ...rest, response: response ?? JSON.stringify(this.objects.decode(object!)) };
   }
 
   /**
-   * Keeps the response to replay. A response that is an object as stored (`objectId`'s
-   * current version, byte for byte) is kept as the name of that version.
+   * Keeps the response to replay. A response that is an object as stored (`object`, as
+   * the store wrote it and unchanged since) is kept as the name of that version.
    */
-  save(account: string, key: string, record: StoredResponse, objectId?: string): void {
-    const upsert = `ON CONFLICT (account, key) DO UPDATE SET method = excluded.method, path = excluded.path, body_hash = excluded.body_hash,
-      status = excluded.status, response = excluded.response, created = excluded.created, object_seq = excluded.object_seq, version = excluded.version`;
-    const values = [account, key, record.method, record.path, record.body_hash, record.status] as const;
-    if (objectId !== undefined) {
-      const { changes } = this.db.run(
-        `INSERT INTO idempotency (account, key, method, path, body_hash, status, response, created, object_seq, version)
-         SELECT ?, ?, ?, ?, ?, ?, '', ?, seq, version FROM objects WHERE id = ? AND account = ? AND data = ? ${upsert}`,
-        ...values, record.created, objectId, account, record.response,
-      );
-      if (Number(changes) === 1) return;
-    }
+  save(account: string, key: string, record: StoredResponse, object?: BaseObject): void {
+    const version = object && this.objects.versionOf(account, object, record.response);
     this.db.run(
-      `INSERT INTO idempotency (account, key, method, path, body_hash, status, response, created, object_seq, version)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL) ${upsert}`,
-      ...values, record.response, record.created,
+      `INSERT INTO idempotency (account, key, method, path, body_hash, status, created, object_seq, version, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (account, key) DO UPDATE SET method = excluded.method, path = excluded.path, body_hash = excluded.body_hash, status = excluded.status,
+         created = excluded.created, object_seq = excluded.object_seq, version = excluded.version, response = excluded.response`,
+      this.accounts.keyOf(account), key, record.method, record.path, record.body_hash, record.status, record.created,
+      version?.seq ?? null, version?.version ?? null, version ? null : record.response,
     );
   }
 
   clear(account: string): void {
-    this.db.run('DELETE FROM idempotency WHERE account = ?', account);
+    this.db.run('DELETE FROM idempotency WHERE account = ?', this.accounts.keyOf(account));
   }
 
   clearAll(): void {

@@ -7,6 +7,7 @@ import { IdempotencyStore } from './idempotency.js';
 import { SandboxKeys } from './keys.js';
 import { ListenCursors } from './listen-cursors.js';
 import { ObjectStore } from './objects.js';
+import { Shapes } from './shapes.js';
 
 /** Everything the sandbox keeps, over one database. */
 export class Store {
@@ -26,10 +27,10 @@ export class Store {
     const { keys, created } = SandboxKeys.open(file);
     this.keys = keys;
     this.accounts = new AccountStore(this.db);
-    this.objects = new ObjectStore(this.db);
-    this.events = new EventLog(this.db);
-    this.idempotency = new IdempotencyStore(this.db);
-    this.billing = new BillingQueries(this.db);
+    this.objects = new ObjectStore(this.db, this.accounts, new Shapes(this.db));
+    this.events = new EventLog(this.db, this.accounts, this.objects);
+    this.idempotency = new IdempotencyStore(this.db, this.accounts, this.objects);
+    this.billing = new BillingQueries(this.db, this.accounts, this.objects);
     this.deliveries = new DeliveryStore(this.db, keys);
     this.listenCursors = new ListenCursors(this.db);
     const sealed = this.db.transaction(() => {

@@ -119,4 +119,105 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX objects_by_payment_intent ON objects(account, kind, json_extract(data, '$.payment_intent_id'), seq)
     WHERE json_extract(data, '$.payment_intent_id') IS NOT NULL;
   `,
+  // 6: lean rows for the write path (issue 12). Accounts get a small integer key that the
+  // busy tables store instead of the account id. A new object's or event's id names its
+  // row (rowId), so neither table keeps an index of ids; ids minted before stay findable
+  // through legacy_ids. Objects keep the fields lists filter on and billing orders by as
+  // columns (indexed only where a list or the billing engine asks), and their data
+  // without key names (Shapes: the key lists live once in shapes); data written before
+  // stays JSON text. Events and stored responses store a version's key, not a copy.
+  // Idempotency rows live in their primary key's B-tree. Events are no longer indexed by
+  // type: a type filter reads the account's log in order.
+  `
+  ALTER TABLE accounts ADD COLUMN key INTEGER;
+  UPDATE accounts SET key = rowid;
+  CREATE UNIQUE INDEX accounts_by_key ON accounts(key);
+  CREATE TABLE shapes (
+    id INTEGER PRIMARY KEY,
+    keys TEXT NOT NULL UNIQUE
+  );
+  CREATE TABLE legacy_ids (
+    id TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO legacy_ids (id, seq) SELECT id, seq FROM objects;
+  INSERT INTO legacy_ids (id, seq) SELECT id, seq FROM events;
+
+  CREATE TABLE objects_v6 (
+    seq INTEGER PRIMARY KEY,
+    account INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    status TEXT,
+    customer_id TEXT,
+    subscription_id TEXT,
+    payment_intent_id TEXT,
+    next_payment_at TEXT,
+    cancel_at TEXT,
+    data TEXT NOT NULL
+  );
+  INSERT INTO objects_v6
+    SELECT o.seq, a.key, o.kind, o.id, o.version, json_extract(o.data, '$.status'), json_extract(o.data, '$.customer_id'),
+      json_extract(o.data, '$.subscription_id'), json_extract(o.data, '$.payment_intent_id'),
+      json_extract(o.data, '$.next_payment_at'), json_extract(o.data, '$.cancel_at'), o.data
+    FROM objects o JOIN accounts a ON a.id = o.account;
+  DROP TABLE objects;
+  ALTER TABLE objects_v6 RENAME TO objects;
+  CREATE INDEX objects_by_kind ON objects(account, kind, seq);
+  CREATE INDEX objects_by_customer ON objects(account, kind, customer_id, seq) WHERE customer_id IS NOT NULL;
+  CREATE INDEX objects_by_subscription ON objects(account, kind, subscription_id, seq) WHERE subscription_id IS NOT NULL;
+  CREATE INDEX objects_by_payment_intent ON objects(account, kind, payment_intent_id, seq) WHERE payment_intent_id IS NOT NULL;
+  CREATE INDEX objects_by_status ON objects(account, kind, status, seq)
+    WHERE kind IN ('subscription', 'webhook_endpoint', 'checkout_session', 'refund');
+  CREATE INDEX subscriptions_by_next_payment ON objects(account, next_payment_at) WHERE next_payment_at IS NOT NULL;
+  CREATE INDEX subscriptions_by_cancel_at ON objects(account, cancel_at) WHERE cancel_at IS NOT NULL AND status <> 'canceled';
+
+  CREATE TABLE object_versions_v6 (
+    object_seq INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    account INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (object_seq, version)
+  ) WITHOUT ROWID;
+  INSERT INTO object_versions_v6 SELECT v.object_seq, v.version, a.key, v.data FROM object_versions v JOIN accounts a ON a.id = v.account;
+  DROP TABLE object_versions;
+  ALTER TABLE object_versions_v6 RENAME TO object_versions;
+
+  CREATE TABLE events_v6 (
+    seq INTEGER PRIMARY KEY,
+    account INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    created TEXT NOT NULL,
+    id TEXT NOT NULL,
+    object_seq INTEGER,
+    version INTEGER,
+    data TEXT
+  );
+  INSERT INTO events_v6
+    SELECT e.seq, a.key, e.type, e.created, e.id, e.object_seq, e.version, CASE WHEN e.object_seq IS NOT NULL AND e.data = '{}' THEN NULL ELSE e.data END
+    FROM events e JOIN accounts a ON a.id = e.account;
+  DROP TABLE events;
+  ALTER TABLE events_v6 RENAME TO events;
+  CREATE INDEX events_by_account ON events(account, seq);
+
+  CREATE TABLE idempotency_v6 (
+    account INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    body_hash TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    created TEXT NOT NULL,
+    object_seq INTEGER,
+    version INTEGER,
+    response TEXT,
+    PRIMARY KEY (account, key)
+  ) WITHOUT ROWID;
+  INSERT INTO idempotency_v6
+    SELECT a.key, i.key, i.method, i.path, i.body_hash, i.status, i.created, i.object_seq, i.version, CASE WHEN i.object_seq IS NULL THEN i.response END
+    FROM idempotency i JOIN accounts a ON a.id = i.account;
+  DROP TABLE idempotency;
+  ALTER TABLE idempotency_v6 RENAME TO idempotency;
+  `,
 ];

@@ -1,43 +1,126 @@
 import type { BaseObject, ListPage } from '../../domain/common.js';
 import { ApiError, clip } from '../../domain/errors.js';
+import { type ObjectKind, rowId, rowOf } from '../../domain/ids.js';
+import type { AccountStore } from './accounts.js';
 import type { Database } from './db.js';
+import type { Shapes } from './shapes.js';
 
-/** Filter columns are field names of stored objects; only these shapes reach SQL. */
-const FIELD = /^[a-z_]+$/;
+/** Fields kept beside the data as columns: what lists filter on and billing orders by (migration 6). */
+const COLUMNS = ['status', 'customer_id', 'subscription_id', 'payment_intent_id', 'next_payment_at', 'cancel_at'] as const;
+type Column = (typeof COLUMNS)[number];
+const isColumn = (field: string): field is Column => (COLUMNS as readonly string[]).includes(field);
+const columnValues = (object: BaseObject) => COLUMNS.map((field) => {
+  const value = (object as unknown as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value : null;
+});
+
+/** Where a version of an object is kept: its row and version number. */
+export interface VersionRef {
+  seq: number;
+  version: number;
+}
+
+/** The JSON of an object as written, and where it went: an event or a stored response naming it need not copy it. */
+interface Written extends VersionRef {
+  json: string;
+}
 
 /**
- * Resources are stored as JSON documents keyed by id, with an insertion sequence that
- * orders lists (newest first) and anchors cursors, so a cursor stays stable while the
- * objects it passed change status.
+ * Resources stored by id, each in its row: `seq` orders lists (newest first) and anchors
+ * cursors, so a cursor stays stable while the objects it passed change status; the id
+ * names the row (rowId). Data is kept without key names (Shapes); an update keeps the
+ * version it replaces in object_versions, for the events and stored responses that name it.
  */
 export class ObjectStore {
-  constructor(private readonly db: Database) {}
+  private nextSeq: number;
+  private readonly written = new WeakMap<object, Written>();
 
+  constructor(
+    private readonly db: Database,
+    private readonly accounts: AccountStore,
+    private readonly shapes: Shapes,
+  ) {
+    // Never a number a kept version still names (rows of deleted objects live on there).
+    const row = db.get<{ top: number | null }>('SELECT max((SELECT max(seq) FROM objects), (SELECT max(object_seq) FROM object_versions)) AS top');
+    this.nextSeq = (row?.top ?? 0) + 1;
+  }
+
+  /** A new object's id: it names the row the object will be inserted in. */
+  newId(kind: ObjectKind): string {
+    return rowId(kind, this.nextSeq++);
+  }
+
+  /** Inserts an object whose id newId made (it names the row). */
   insert<T extends BaseObject>(account: string, object: T): T {
-    this.db.run('INSERT INTO objects (id, account, kind, data) VALUES (?, ?, ?, ?)', object.id, account, object.object, JSON.stringify(object));
+    const seq = rowOf(object.id);
+    this.db.run(
+      `INSERT INTO objects (seq, account, kind, id, version, ${COLUMNS.join(', ')}, data) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`,
+      seq, this.accounts.keyOf(account), object.object, object.id, ...columnValues(object), this.shapes.encode(object),
+    );
+    this.written.set(object, { seq, version: 1, json: JSON.stringify(object) });
     return object;
   }
 
-  /** Replaces the object; the version it replaces is kept, for the events and stored responses that name it. */
+  /** Replaces the object; the version it replaces is kept. */
   update<T extends BaseObject>(account: string, object: T): T {
-    this.keepVersion(account, object.id);
-    const { changes } = this.db.run('UPDATE objects SET data = ?, version = version + 1 WHERE id = ? AND account = ?', JSON.stringify(object), object.id, account);
-    if (Number(changes) !== 1) throw new Error(`update of missing object ${object.id}`);
+    const key = this.accounts.keyOf(account);
+    const keep = (seq: number) =>
+      Number(this.db.run('INSERT INTO object_versions (object_seq, version, account, data) SELECT seq, version, account, data FROM objects WHERE seq = ? AND id = ? AND account = ?', seq, object.id, key).changes) === 1;
+    let seq: number | undefined = rowOf(object.id);
+    if (!keep(seq)) {
+      seq = this.legacySeq(object.id);
+      if (seq === undefined || !keep(seq)) throw new Error(`update of missing object ${object.id}`);
+    }
+    const { version } = this.db.get<{ version: number }>(
+      `UPDATE objects SET version = version + 1, ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, data = ? WHERE seq = ? RETURNING version`,
+      ...columnValues(object), this.shapes.encode(object), seq,
+    )!;
+    this.written.set(object, { seq, version, json: JSON.stringify(object) });
     return object;
   }
 
-  private keepVersion(account: string, id: string): void {
-    this.db.run('INSERT INTO object_versions (object_seq, version, account, data) SELECT seq, version, account, data FROM objects WHERE id = ? AND account = ?', id, account);
+  /**
+   * The version as stored that `object` is, byte for byte, when it was written by this
+   * store and not changed since, or is the object as it is stored now.
+   */
+  versionOf(account: string, object: BaseObject, json = JSON.stringify(object)): VersionRef | undefined {
+    const written = this.written.get(object);
+    if (written?.json === json) return written;
+    const seq = this.seqOf(object.id);
+    const row = seq === undefined ? undefined : this.db.get<{ version: number; data: string }>('SELECT version, data FROM objects WHERE seq = ? AND account = ?', seq, this.accounts.keyOf(account));
+    return row && JSON.stringify(this.shapes.decode(row.data)) === json ? { seq: seq!, version: row.version } : undefined;
+  }
+
+  /** The object a version names (a stored data text, as read with versionData). */
+  decode<T>(data: string): T {
+    return this.shapes.decode<T>(data);
+  }
+
+  /** The row of an id: named by the id itself, or, for ids minted before migration 6, found in legacy_ids. */
+  seqOf(id: string): number | undefined {
+    const seq = rowOf(id);
+    return this.db.get('SELECT 1 AS one FROM objects WHERE seq = ? AND id = ?', seq, id) ? seq : this.legacySeq(id);
+  }
+
+  private legacySeq(id: string): number | undefined {
+    return this.db.get<{ seq: number }>('SELECT seq FROM legacy_ids WHERE id = ?', id)?.seq;
   }
 
   find<T extends BaseObject>(account: string, kind: string, id: string): T | undefined {
-    const row = this.db.get<{ data: string }>('SELECT data FROM objects WHERE id = ? AND account = ? AND kind = ?', id, account, kind);
-    return row ? (JSON.parse(row.data) as T) : undefined;
+    const key = this.accounts.keyOf(account);
+    const read = (seq: number) => this.db.get<{ data: string }>('SELECT data FROM objects WHERE seq = ? AND id = ? AND account = ? AND kind = ?', seq, id, key, kind);
+    let row = read(rowOf(id));
+    if (!row) {
+      const legacy = this.legacySeq(id);
+      if (legacy !== undefined) row = read(legacy);
+    }
+    return row && this.shapes.decode<T>(row.data);
   }
 
   /** The account an object belongs to: for pages whose URL is the capability (hosted checkout). */
   ownerOf(kind: string, id: string): string | undefined {
-    return this.db.get<{ account: string }>('SELECT account FROM objects WHERE id = ? AND kind = ?', id, kind)?.account;
+    const seq = this.seqOf(id);
+    return seq === undefined ? undefined : this.db.get<{ id: string }>('SELECT a.id FROM objects o JOIN accounts a ON a.key = o.account WHERE o.seq = ? AND o.kind = ?', seq, kind)?.id;
   }
 
   list<T extends BaseObject>(
@@ -45,50 +128,67 @@ export class ObjectStore {
     kind: string,
     options: { limit: number; starting_after?: string | undefined; filters?: Record<string, string | undefined> },
   ): ListPage<T> {
+    const key = this.accounts.keyOf(account);
     const where = ['account = ?', 'kind = ?'];
-    const params: Array<string | number> = [account, kind];
+    const params: Array<string | number> = [key, kind];
+    // Fields without a column are rare filters over few objects (readers, activation codes, emails): matched here.
+    const unindexed: Array<[string, string]> = [];
     for (const [field, value] of Object.entries(options.filters ?? {})) {
       if (value === undefined) continue;
-      if (!FIELD.test(field)) throw new Error(`bad filter field ${field}`);
-      where.push(`json_extract(data, '$.${field}') = ?`);
-      params.push(value);
+      if (isColumn(field)) {
+        where.push(`${field} = ?`);
+        params.push(value);
+      } else {
+        unindexed.push([field, value]);
+      }
     }
     if (options.starting_after !== undefined) {
-      const cursor = this.db.get<{ seq: number }>(
-        'SELECT seq FROM objects WHERE id = ? AND account = ? AND kind = ?',
-        options.starting_after, account, kind,
-      );
+      const seq = this.seqOf(options.starting_after);
+      const cursor = seq !== undefined && this.db.get('SELECT 1 AS one FROM objects WHERE seq = ? AND account = ? AND kind = ?', seq, key, kind);
       if (!cursor) {
         throw new ApiError(400, 'parameter_invalid', `Invalid starting_after: no ${kind} '${clip(options.starting_after)}' to page after.`, { param: 'starting_after' });
       }
       where.push('seq < ?');
-      params.push(cursor.seq);
+      params.push(seq!);
     }
-    params.push(options.limit + 1);
-    const rows = this.db.all<{ data: string }>(
-      `SELECT data FROM objects WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`,
-      ...params,
-    );
-    const has_more = rows.length > options.limit;
-    return { object: 'list', data: rows.slice(0, options.limit).map((r) => JSON.parse(r.data) as T), has_more };
+    const sql = `SELECT data FROM objects WHERE ${where.join(' AND ')} ORDER BY seq DESC`;
+    const data: T[] = [];
+    if (unindexed.length === 0) {
+      for (const row of this.db.all<{ data: string }>(`${sql} LIMIT ?`, ...params, options.limit + 1)) data.push(this.shapes.decode<T>(row.data));
+    } else {
+      for (const row of this.db.iterate<{ data: string }>(sql, ...params)) {
+        const object = this.shapes.decode<Record<string, unknown>>(row.data);
+        if (unindexed.every(([field, value]) => object[field] === value)) data.push(object as T);
+        if (data.length > options.limit) break;
+      }
+    }
+    const has_more = data.length > options.limit;
+    if (has_more) data.pop();
+    return { object: 'list', data, has_more };
   }
 
   /** Deletes one object; false when there was none. */
   remove(account: string, kind: string, id: string): boolean {
-    this.keepVersion(account, id);
-    return Number(this.db.run('DELETE FROM objects WHERE id = ? AND account = ? AND kind = ?', id, account, kind).changes) === 1;
+    const key = this.accounts.keyOf(account);
+    const seq = this.seqOf(id);
+    if (seq === undefined) return false;
+    const kept = this.db.run('INSERT INTO object_versions (object_seq, version, account, data) SELECT seq, version, account, data FROM objects WHERE seq = ? AND account = ? AND kind = ?', seq, key, kind);
+    if (Number(kept.changes) !== 1) return false;
+    this.db.run('DELETE FROM objects WHERE seq = ?', seq);
+    return true;
   }
 
   /** Deletes every object of an account (sandbox reset). */
   clear(account: string): void {
-    this.db.run('DELETE FROM objects WHERE account = ?', account);
-    this.db.run('DELETE FROM object_versions WHERE account = ?', account);
+    const key = this.accounts.keyOf(account);
+    this.db.run('DELETE FROM objects WHERE account = ?', key);
+    this.db.run('DELETE FROM object_versions WHERE account = ?', key);
   }
 }
 
 /**
- * SQL for the JSON text of the object version a row of `table` names (object_seq,
- * version): the object as it is, or a version it replaced.
+ * SQL for the stored data of the object version a row of `table` names (object_seq,
+ * version): the object as it is, or a version it replaced. Read it with ObjectStore.decode.
  */
 export const versionData = (table: string) =>
   `COALESCE((SELECT o.data FROM objects o WHERE o.seq = ${table}.object_seq AND o.version = ${table}.version),
