@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { Temporal } from 'temporal-polyfill';
 
 // Card rules shared by the client's input checks and the sandbox. Card numbers here are
 // strings of digits; callers strip spaces before.
@@ -57,10 +56,15 @@ export function cvcLength(brand: CardBrand): number {
   return brand === 'amex' ? 4 : 3;
 }
 
-/** True once the expiry month is over: a card is valid through the end of that month. */
+/**
+ * True once the expiry month is over: a card is valid through the end of that month.
+ * `today` is a date as the clock gives it (YYYY-MM-DD): every payment asks, so its year
+ * and month are read off the text rather than parsed as a date.
+ */
 export function expiryPassed(exp_month: number, exp_year: number, today: string): boolean {
-  const date = Temporal.PlainDate.from(today);
-  return date.year * 12 + date.month > exp_year * 12 + exp_month;
+  const year = Number(today.slice(0, 4));
+  const month = Number(today.slice(5, 7));
+  return year * 12 + month > exp_year * 12 + exp_month;
 }
 
 /** Identifies a card within one account without storing its number; the key is the account's, kept outside the data. */

@@ -52,7 +52,8 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
       const outcome = schemas.ownTransactions ? await inOwnTransactions(request) : await db.grouped(() => inOneTransaction(request), isWrite(method));
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       if (outcome.redacted) reply.header(REDACTED_HEADER, schemas.shownOnce!);
-      return reply.code(outcome.status).send(outcome.body);
+      // The JSON already made for the idempotency record is the answer's body as it is.
+      return outcome.json === undefined ? reply.code(outcome.status).send(outcome.body) : reply.code(outcome.status).type(JSON_TYPE).send(outcome.json);
     },
   });
 
@@ -97,8 +98,8 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
       if (stored.method !== method || stored.path !== requestPath || stored.body_hash !== bodyHash) {
         throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${clip(key)}' was already used with a different request; use a new key for a new request.`);
       }
-      const body = JSON.parse(stored.response) as Record<string, unknown>;
-      return { status: stored.status, body, replayed: true, redacted: schemas.shownOnce !== undefined && body[schemas.shownOnce] === SHOWN_ONCE };
+      const redacted = schemas.shownOnce !== undefined && (JSON.parse(stored.response) as Record<string, unknown>)[schemas.shownOnce] === SHOWN_ONCE;
+      return { status: stored.status, body: undefined, json: stored.response, replayed: true, redacted };
     };
     const act = (ctx: ServiceContext): Outcome => {
       const outcome = keepingDeclines(() => handler(ctx, input));
@@ -110,14 +111,16 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
       if (key !== undefined) {
         const stored = withoutSecret(outcome.body, schemas.shownOnce);
         const object = stored && typeof stored === 'object' && 'id' in stored && 'object' in stored ? (stored as BaseObject) : undefined;
+        const json = JSON.stringify(stored);
         sandbox.store.idempotency.save(account.id, key, {
           method,
           path: requestPath,
           body_hash: bodyHash,
           status: outcome.status,
-          response: JSON.stringify(stored),
+          response: json,
           created: ctx.now,
         }, object);
+        if (stored === outcome.body) return { ...outcome, json };
       }
       return outcome;
     };
@@ -126,9 +129,13 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
   }
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 interface Outcome {
   status: number;
   body: unknown;
+  /** The body as JSON, when it was made already. */
+  json?: string;
   replayed: boolean;
   /** A replay whose secret was withheld. */
   redacted?: boolean;

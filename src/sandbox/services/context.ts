@@ -37,9 +37,6 @@ export interface ServiceEnv {
  * store bound to that account. Services are synchronous and never see HTTP.
  */
 export class ServiceContext {
-  /** The enabled webhook endpoints, read once however many events the request emits; a change to an endpoint forgets them. */
-  private enabledEndpoints: WebhookEndpoint[] | undefined;
-
   constructor(
     readonly store: Store,
     readonly account: Account,
@@ -103,8 +100,10 @@ export class ServiceContext {
    * wants its type. Returns the endpoints' ids.
    */
   deliver(event: Event, only?: WebhookEndpoint): string[] {
-    this.enabledEndpoints ??= this.list<WebhookEndpoint>('webhook_endpoint', { limit: MAX_WEBHOOK_ENDPOINTS, filters: { status: 'enabled' } }).data;
-    const endpoints = only ? [only] : this.enabledEndpoints.filter((e) => matchesAny(e.enabled_events, event.type));
+    const enabled = this.store.enabledEndpoints.get(this.account.id, () =>
+      this.list<WebhookEndpoint>('webhook_endpoint', { limit: MAX_WEBHOOK_ENDPOINTS, filters: { status: 'enabled' } }).data,
+    )!;
+    const endpoints = only ? [only] : enabled.filter((e) => matchesAny(e.enabled_events, event.type));
     const now = this.env.scheduler.now();
     for (const endpoint of endpoints) this.store.deliveries.enqueue(this.account.id, event.id, endpoint, now);
     if (endpoints.length > 0) this.afterCommit(() => this.env.sinks.deliveriesQueued());
@@ -112,7 +111,7 @@ export class ServiceContext {
   }
 
   private changing(kind: string): void {
-    if (kind === 'webhook_endpoint') this.enabledEndpoints = undefined;
+    if (kind === 'webhook_endpoint') this.store.enabledEndpoints.delete(this.account.id);
   }
 
   /** Work to do once this request's transaction has committed. */

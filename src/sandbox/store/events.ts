@@ -48,7 +48,7 @@ export class EventLog {
     const key = this.accounts.keyOf(account);
     // The object as stored (the usual case) is named by its version, not copied.
     const version = this.objects.versionOf(account, object);
-    const rest = Object.keys(extra).length > 0 ? JSON.stringify(extra) : null;
+    const rest = Object.keys(extra).length > 0 ? this.objects.encode(extra) : null;
     this.db.run(
       'INSERT INTO events (seq, account, type, created, id, object_seq, version, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       seq, key, type, created, event.id, version?.seq ?? null, version?.version ?? null, version ? rest : JSON.stringify(event),
@@ -58,7 +58,7 @@ export class EventLog {
 
   private toEvent(row: EventRow): Event {
     if (row.object === null) return JSON.parse(row.data!) as Event;
-    const extra = row.data === null ? {} : (JSON.parse(row.data) as Record<string, unknown>);
+    const extra = row.data === null ? {} : this.objects.decode<Record<string, unknown>>(row.data);
     return { id: row.id, object: 'event', type: row.type, created: row.created, livemode: false, data: { object: this.objects.decode<BaseObject>(row.object), ...extra } };
   }
 

@@ -41,7 +41,7 @@ export class IdempotencyStore {
    * the store wrote it and unchanged since) is kept as the name of that version.
    */
   save(account: string, key: string, record: StoredResponse, object?: BaseObject): void {
-    const version = object && this.objects.versionOf(account, object, record.response);
+    const version = object && this.objects.versionOf(account, object);
     this.db.run(
       `INSERT INTO idempotency (account, key, method, path, body_hash, status, created, object_seq, version, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (account, key) DO UPDATE SET method = excluded.method, path = excluded.path, body_hash = excluded.body_hash, status = excluded.status,

@@ -1,5 +1,7 @@
+import type { WebhookEndpoint } from '../../domain/webhook-endpoints.js';
 import { AccountStore } from './accounts.js';
 import { BillingQueries } from './billing.js';
+import { CommittedCache } from './committed-cache.js';
 import { Database } from './db.js';
 import { DeliveryStore } from './deliveries.js';
 import { EventLog } from './events.js';
@@ -21,6 +23,8 @@ export class Store {
   readonly billing: BillingQueries;
   readonly deliveries: DeliveryStore;
   readonly listenCursors: ListenCursors;
+  /** Every event asks which endpoints want it: each account's enabled webhook endpoints, kept as committed; writers of endpoints drop them. */
+  readonly enabledEndpoints: CommittedCache<string, WebhookEndpoint[]>;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -33,6 +37,7 @@ export class Store {
     this.billing = new BillingQueries(this.db, this.accounts, this.objects);
     this.deliveries = new DeliveryStore(this.db, keys);
     this.listenCursors = new ListenCursors(this.db);
+    this.enabledEndpoints = new CommittedCache(this.db);
     const sealed = this.db.transaction(() => {
       // Bodies MAC'd with a key that is gone cannot be matched: their keys start afresh.
       if (created) this.idempotency.clearAll();
@@ -51,6 +56,7 @@ export class Store {
       this.deliveries.clear(account);
       this.listenCursors.clear(account);
       this.accounts.setClockNow(account, clockNow);
+      this.enabledEndpoints.delete(account);
     });
   }
 

@@ -20,9 +20,17 @@ export interface VersionRef {
   version: number;
 }
 
-/** The JSON of an object as written, and where it went: an event or a stored response naming it need not copy it. */
-interface Written extends VersionRef {
-  json: string;
+/**
+ * Freezes an object the store wrote, and everything in it: the version it names stays
+ * what it is, so an event or a stored response holding the object can name that version
+ * instead of copying it (a service makes a changed object with a spread, never in place).
+ */
+function freeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) freeze(item);
+  }
+  return value;
 }
 
 /**
@@ -33,7 +41,8 @@ interface Written extends VersionRef {
  */
 export class ObjectStore {
   private nextSeq: number;
-  private readonly written = new WeakMap<object, Written>();
+  /** Where each object this store wrote (frozen) is kept. */
+  private readonly written = new WeakMap<object, VersionRef>();
 
   constructor(
     private readonly db: Database,
@@ -57,7 +66,7 @@ export class ObjectStore {
       `INSERT INTO objects (seq, account, kind, id, version, ${COLUMNS.join(', ')}, data) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`,
       seq, this.accounts.keyOf(account), object.object, object.id, ...columnValues(object), this.shapes.encode(object),
     );
-    this.written.set(object, { seq, version: 1, json: JSON.stringify(object) });
+    this.written.set(freeze(object), { seq, version: 1 });
     return object;
   }
 
@@ -75,23 +84,27 @@ export class ObjectStore {
       `UPDATE objects SET version = version + 1, ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, data = ? WHERE seq = ? RETURNING version`,
       ...columnValues(object), this.shapes.encode(object), seq,
     )!;
-    this.written.set(object, { seq, version, json: JSON.stringify(object) });
+    this.written.set(freeze(object), { seq, version });
     return object;
   }
 
   /**
-   * The version as stored that `object` is, byte for byte, when it was written by this
-   * store and not changed since, or is the object as it is stored now.
+   * The version as stored that `object` is: one this store wrote (frozen since), or one
+   * equal, byte for byte, to the object as it is stored now.
    */
-  versionOf(account: string, object: BaseObject, json = JSON.stringify(object)): VersionRef | undefined {
+  versionOf(account: string, object: BaseObject): VersionRef | undefined {
     const written = this.written.get(object);
-    if (written?.json === json) return written;
+    if (written) return written;
     const seq = this.seqOf(object.id);
     const row = seq === undefined ? undefined : this.db.get<{ version: number; data: string }>('SELECT version, data FROM objects WHERE seq = ? AND account = ?', seq, this.accounts.keyOf(account));
-    return row && JSON.stringify(this.shapes.decode(row.data)) === json ? { seq: seq!, version: row.version } : undefined;
+    return row && JSON.stringify(this.shapes.decode(row.data)) === JSON.stringify(object) ? { seq: seq!, version: row.version } : undefined;
   }
 
-  /** The object a version names (a stored data text, as read with versionData). */
+  /** Stored data (as read with versionData): encoded as objects are. */
+  encode(object: object): string {
+    return this.shapes.encode(object);
+  }
+
   decode<T>(data: string): T {
     return this.shapes.decode<T>(data);
   }

@@ -1,0 +1,112 @@
+import { DatabaseSync } from 'node:sqlite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BaseObject } from '../../domain/common.js';
+import { Store } from './index.js';
+import { SandboxKeys } from './keys.js';
+import { MIGRATIONS } from './migrations.js';
+import { Shapes } from './shapes.js';
+import { Database } from './db.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempDb = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pay-store-'));
+  dirs.push(dir);
+  return join(dir, 'sandbox.db');
+};
+
+describe('objects stored without their key names (Shapes)', () => {
+  it('read back as the same JSON, byte for byte, whatever the object', () => {
+    const db = new Database(':memory:');
+    const shapes = new Shapes(db);
+    const json = fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+    fc.assert(
+      fc.property(fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', '1', 'constructor')), json), (object) => {
+        const text = db.transaction(() => shapes.encode(object));
+        expect(JSON.stringify(shapes.decode(text))).toBe(JSON.stringify(object));
+      }),
+      { numRuns: 500 },
+    );
+    db.close();
+  });
+
+  it('never keep a shape whose transaction rolled back: its number may go to other keys', () => {
+    const db = new Database(':memory:');
+    const shapes = new Shapes(db);
+    expect(() => db.transaction(() => {
+      shapes.encode({ gone: 1 });
+      throw new Error('roll back');
+    })).toThrow('roll back');
+    const kept = db.transaction(() => shapes.encode({ other: 2 }));
+    const again = db.transaction(() => shapes.encode({ gone: 3 }));
+    expect(shapes.decode(kept)).toEqual({ other: 2 });
+    expect(shapes.decode(again)).toEqual({ gone: 3 });
+    db.close();
+  });
+});
+
+describe('the store', () => {
+  it('finds an object and an event by the id that names its row, and by no other', () => {
+    const store = new Store(':memory:');
+    store.db.transaction(() => store.accounts.upsert({ id: 'acct_a', apiKey: 'sk_test_a', clockNow: '2030-01-01T00:00:00Z' }));
+    const customer = store.db.transaction(() => store.objects.insert('acct_a', { id: store.objects.newId('customer'), object: 'customer', created: '2030-01-01T00:00:00Z', livemode: false }));
+    const event = store.db.transaction(() => store.events.append('acct_a', 'customer.created', customer, '2030-01-01T00:00:00Z'));
+    expect(store.objects.find('acct_a', 'customer', customer.id)).toEqual(customer);
+    expect(store.events.find('acct_a', event.id)).toEqual(event);
+    // Same row, other random characters: not this object.
+    const forged = `${customer.id.slice(0, -1)}${customer.id.endsWith('A') ? 'B' : 'A'}`;
+    expect(store.objects.find('acct_a', 'customer', forged)).toBeUndefined();
+    expect(store.events.find('acct_a', `${event.id.slice(0, -1)}${event.id.endsWith('A') ? 'B' : 'A'}`)).toBeUndefined();
+    store.close();
+  });
+
+  it('an event names the version it shows, also once the object changed', () => {
+    const store = new Store(':memory:');
+    store.db.transaction(() => store.accounts.upsert({ id: 'acct_a', apiKey: 'sk_test_a', clockNow: '2030-01-01T00:00:00Z' }));
+    const first = store.db.transaction(() => store.objects.insert('acct_a', { id: store.objects.newId('customer'), object: 'customer', created: '2030-01-01T00:00:00Z', livemode: false, email: 'a@example.com' } as BaseObject));
+    const created = store.db.transaction(() => store.events.append('acct_a', 'customer.created', first, '2030-01-01T00:00:00Z'));
+    store.db.transaction(() => store.objects.update('acct_a', { ...first, email: 'b@example.com' } as BaseObject));
+    expect(store.events.find('acct_a', created.id)?.data.object).toEqual(first);
+    expect(store.db.get<{ n: number }>('SELECT count(*) AS n FROM events WHERE object_seq IS NULL')!.n).toBe(0);
+    // Written objects are frozen: what an event names cannot change under it.
+    expect(() => {
+      (first as unknown as Record<string, unknown>).email = 'c@example.com';
+    }).toThrow(TypeError);
+    store.close();
+  });
+
+  it('migrates a database of schema 5: old ids, events, versions and stored responses read as before', () => {
+    const file = tempDb();
+    const old = new DatabaseSync(file);
+    for (const sql of MIGRATIONS.slice(0, 5)) old.exec(sql);
+    old.exec('PRAGMA user_version = 5');
+    const customer = { id: 'cus_OLDoldOLDoldOLDoldOLDold', object: 'customer', created: '2030-01-01T00:00:00Z', livemode: false, email: 'old@example.com' };
+    const changed = { ...customer, email: 'new@example.com' };
+    old.prepare("INSERT INTO accounts (id, api_key_hash, clock_now, created) VALUES ('acct_old', 'hash', '2030-01-01T00:00:00Z', '2030-01-01T00:00:00Z')").run();
+    old.prepare("INSERT INTO objects (id, account, kind, data, version) VALUES (?, 'acct_old', 'customer', ?, 2)").run(customer.id, JSON.stringify(changed));
+    old.prepare("INSERT INTO object_versions (object_seq, version, account, data) VALUES (1, 1, 'acct_old', ?)").run(JSON.stringify(customer));
+    old.prepare("INSERT INTO events (id, account, type, created, data, object_seq, version) VALUES ('evt_OLDoldOLDoldOLDoldOLDold', 'acct_old', 'customer.created', '2030-01-01T00:00:00Z', '{}', 1, 1)").run();
+    old.prepare("INSERT INTO idempotency (account, key, method, path, body_hash, status, response, created, object_seq, version) VALUES ('acct_old', 'k1', 'POST', '/v1/customers', 'mac', 200, '', '2030-01-01T00:00:00Z', 1, 1)").run();
+    old.close();
+    // The key file an upgraded sandbox already had (a new one would drop the stored responses).
+    SandboxKeys.open(file);
+
+    const store = new Store(file);
+    expect(store.objects.find('acct_old', 'customer', customer.id)).toEqual(changed);
+    expect(store.events.find('acct_old', 'evt_OLDoldOLDoldOLDoldOLDold')?.data.object).toEqual(customer);
+    expect(store.idempotency.find('acct_old', 'k1')?.response).toBe(JSON.stringify(customer));
+    expect(store.objects.list('acct_old', 'customer', { limit: 10, filters: { email: 'new@example.com' } }).data).toEqual([changed]);
+    // New rows go after the old ones, and the old object can still change.
+    store.db.transaction(() => store.objects.update('acct_old', { ...changed, email: 'newer@example.com' } as BaseObject));
+    const next = store.db.transaction(() => store.objects.insert('acct_old', { id: store.objects.newId('customer'), object: 'customer', created: '2030-01-02T00:00:00Z', livemode: false }));
+    expect(store.objects.list('acct_old', 'customer', { limit: 10 }).data.map((c) => c.id)).toEqual([next.id, customer.id]);
+    expect(store.objects.list('acct_old', 'customer', { limit: 10, starting_after: next.id }).data.map((c) => c.id)).toEqual([customer.id]);
+    store.close();
+  });
+});
