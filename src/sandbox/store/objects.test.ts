@@ -66,6 +66,26 @@ describe('the store', () => {
     store.close();
   });
 
+  it('reopened, goes on after the rows it has, whether or not a version was kept', () => {
+    const file = tempDb();
+    const insertCustomer = (store: Store) => store.db.transaction(() => store.objects.insert('acct_a', { id: store.objects.newId('customer'), object: 'customer', created: '2030-01-01T00:00:00Z', livemode: false }));
+    let store = new Store(file);
+    store.db.transaction(() => store.accounts.upsert({ id: 'acct_a', apiKey: 'sk_test_a', clockNow: '2030-01-01T00:00:00Z' }));
+    const first = insertCustomer(store);
+    store.db.transaction(() => store.events.append('acct_a', 'customer.created', first, '2030-01-01T00:00:00Z'));
+    store.close();
+    store = new Store(file);
+    const second = insertCustomer(store);
+    store.db.transaction(() => store.events.append('acct_a', 'customer.created', second, '2030-01-01T00:00:00Z'));
+    store.db.transaction(() => store.objects.remove('acct_a', 'customer', second.id));
+    store.close();
+    store = new Store(file);
+    const third = insertCustomer(store);
+    expect(store.objects.list('acct_a', 'customer', { limit: 10 }).data.map((c) => c.id)).toEqual([third.id, first.id]);
+    expect(store.events.latest('acct_a').seq).toBe(2);
+    store.close();
+  });
+
   it('an event names the version it shows, also once the object changed', () => {
     const store = new Store(':memory:');
     store.db.transaction(() => store.accounts.upsert({ id: 'acct_a', apiKey: 'sk_test_a', clockNow: '2030-01-01T00:00:00Z' }));

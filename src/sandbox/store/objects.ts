@@ -50,8 +50,8 @@ export class ObjectStore {
     private readonly shapes: Shapes,
   ) {
     // Never a number a kept version still names (rows of deleted objects live on there).
-    const row = db.get<{ top: number | null }>('SELECT max((SELECT max(seq) FROM objects), (SELECT max(object_seq) FROM object_versions)) AS top');
-    this.nextSeq = (row?.top ?? 0) + 1;
+    const row = db.get<{ top: number }>('SELECT max(coalesce((SELECT max(seq) FROM objects), 0), coalesce((SELECT max(object_seq) FROM object_versions), 0)) AS top')!;
+    this.nextSeq = row.top + 1;
   }
 
   /** A new object's id: it names the row the object will be inserted in. */
