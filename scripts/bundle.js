@@ -13,6 +13,7 @@
 // - The bundle sits in dist/bundle/, two folders below the package root as dist/infra/ is:
 //   src/infra/package-files.ts finds package.json, bin/, flows/ and completions/ from there.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 
 const BUNDLED = ['commander', 'chalk', 'undici', 'zod'];
@@ -22,6 +23,36 @@ const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
 const external = Object.keys(dependencies)
   .filter((name) => !BUNDLED.includes(name))
   .flatMap((name) => [name, `${name}/*`]);
+
+// The client's undici is the part it uses (scripts/undici-client.js); the sandbox, listen
+// and the flows import the whole package.
+const clientUndici = {
+  name: 'client-undici',
+  setup(build) {
+    const client = `${sep}dist${sep}client${sep}client.js`;
+    build.onResolve({ filter: /^undici$/ }, ({ importer }) => (importer.endsWith(client) ? { path: resolve('scripts/undici-client.js') } : undefined));
+  },
+};
+
+// These builtins load when the program first uses them, not when a chunk importing them
+// loads: a short command never touches commander's child_process (executable subcommands),
+// crypto (ids and idempotency keys, for writes) or fs/promises (the pid lock). Reaching
+// them through process.getBuiltinModule also skips the ESM wrapper of a builtin, which
+// reads every export (node:util's loads TextDecoder and worker_threads).
+const LAZY_BUILTINS = ['node:child_process', 'node:crypto', 'node:fs/promises', 'node:tty', 'node:util'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, ({ path, kind }) => (kind === 'import-statement' && LAZY_BUILTINS.includes(path) ? { path, namespace: 'lazy-builtin' } : undefined));
+    // Each export a getter: esbuild reads an import from CommonJS at each use.
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ path }) => ({
+      loader: 'js',
+      contents: `for (const name of ${JSON.stringify(Object.keys(process.getBuiltinModule(path)))}) {
+  Object.defineProperty(exports, name, { enumerable: true, get: () => process.getBuiltinModule(${JSON.stringify(path)})[name] });
+}`,
+    }));
+  },
+};
 
 const common = { bundle: true, format: 'esm', platform: 'node', target: 'node24', logLevel: 'warning' };
 
@@ -34,6 +65,7 @@ const { metafile } = await build({
   outdir: OUT,
   splitting: true,
   external,
+  plugins: [clientUndici, lazyBuiltins],
   // Bundled CommonJS (undici) requires Node's builtins: give it a require. No import
   // statement, so a chunk that needs none loads nothing more.
   banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },

@@ -256,7 +256,18 @@ let activeIO: IO | undefined;
 
 /** The process entry: one exit point. */
 export async function run(): Promise<void> {
-  const streams: Streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  // stdin and stderr made when first used: a `--json` run that succeeds touches neither.
+  let stderr: NodeJS.WriteStream | undefined;
+  const streams: Streams = {
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    get stderr() {
+      return (stderr ??= process.stderr);
+    },
+    env: process.env,
+  };
   let stoppedAt = -Infinity;
   const onSignal = (signal: NodeJS.Signals) => {
     // conf's exit hook (when-exit) catches the same signal after us and raises it again
@@ -280,6 +291,6 @@ export async function run(): Promise<void> {
   // exiting at once would cut `pay … --json | jq` short. A write's callback runs after
   // every write queued before it.
   process.exitCode = code;
-  await Promise.all([streams.stdout, streams.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
+  await Promise.all([streams.stdout, ...(stderr ? [stderr] : [])].map((stream) => new Promise((resolve) => stream.write('', resolve))));
   process.exit(code);
 }

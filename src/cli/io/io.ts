@@ -31,9 +31,6 @@ export interface Column<T> {
  * can answer them.
  */
 export class IO {
-  readonly isStdoutTTY: boolean;
-  readonly isStderrTTY: boolean;
-  readonly isStdinTTY: boolean;
   private stopListeners: Array<() => void> = [];
   /** The fields the running command's JSON output has, when it declared them. */
   private knownFields: readonly string[] | undefined;
@@ -43,10 +40,21 @@ export class IO {
   constructor(
     private readonly streams: Streams,
     readonly options: IOOptions,
-  ) {
-    this.isStdoutTTY = Boolean(streams.stdout.isTTY);
-    this.isStderrTTY = Boolean(streams.stderr.isTTY);
-    this.isStdinTTY = Boolean(streams.stdin.isTTY);
+  ) {}
+
+  // Looked at when asked, not at construction: Node makes a stream when first touched, and
+  // a `--json` run that succeeds never needs stdin or stderr.
+
+  get isStdoutTTY(): boolean {
+    return Boolean(this.streams.stdout.isTTY);
+  }
+
+  get isStderrTTY(): boolean {
+    return Boolean(this.streams.stderr.isTTY);
+  }
+
+  get isStdinTTY(): boolean {
+    return Boolean(this.streams.stdin.isTTY);
   }
 
   // Decided at each use, not at construction: `--no-color` is known only once parsed.
