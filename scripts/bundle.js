@@ -8,15 +8,15 @@
 // - The version module bin/pay.js answers `--version` from, as one file of its own: one
 //   module to load, not the chunks it would share with the program.
 // - Packages: the ones every short command loads are bundled; the others (the sandbox's
-//   server, prompts, spinners, tables, the profile writer) load from node_modules when a
-//   command asks for them.
+//   server, prompts, spinners, tables, colour, the profile writer) load from node_modules
+//   when a command asks for them.
 // - The bundle sits in dist/bundle/, two folders below the package root as dist/infra/ is:
 //   src/infra/package-files.ts finds package.json, bin/, flows/ and completions/ from there.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 
-const BUNDLED = ['commander', 'chalk', 'undici', 'zod'];
+const BUNDLED = ['commander', 'undici', 'zod'];
 const OUT = 'dist/bundle';
 
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));

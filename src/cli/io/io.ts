@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 import { CancelError, UsageError } from '../errors.js';
 
 export interface IOOptions {
@@ -61,12 +61,12 @@ export class IO {
 
   /** Colour for stdout. */
   get color(): ChalkInstance {
-    return new Chalk({ level: this.colorLevel(this.isStdoutTTY) });
+    return chalk(this.colorLevel(this.isStdoutTTY));
   }
 
   /** Colour for stderr. */
   get errColor(): ChalkInstance {
-    return new Chalk({ level: this.colorLevel(this.isStderrTTY) });
+    return chalk(this.colorLevel(this.isStderrTTY));
   }
 
   private colorLevel(tty: boolean): 0 | 1 | 2 | 3 {
@@ -321,6 +321,16 @@ export class IO {
 }
 
 const require = createRequire(import.meta.url);
+
+/**
+ * chalk at a level, loaded when output first asks for colour (a message, a view, a
+ * table): a `--json` run never does, and its start-up skips chalk's setup. Sync, so
+ * `io.color` stays a getter: chalk is ES modules, which Node's require loads too.
+ */
+function chalk(level: 0 | 1 | 2 | 3): ChalkInstance {
+  const { Chalk } = require('chalk') as typeof import('chalk');
+  return new Chalk({ level });
+}
 
 /** Columns two spaces apart, no rules: the look of `gh` and `kubectl` lists. */
 const BORDERLESS = {
