@@ -13,6 +13,7 @@
 // - The bundle sits in dist/bundle/, two folders below the package root as dist/infra/ is:
 //   src/infra/package-files.ts finds package.json, bin/, flows/ and completions/ from there.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 
@@ -34,23 +35,48 @@ const clientUndici = {
   },
 };
 
-// These builtins load when the program first uses them, not when a chunk importing them
-// loads: a short command never touches commander's child_process (executable subcommands),
-// crypto (ids and idempotency keys, for writes) or fs/promises (the pid lock). Reaching
-// them through process.getBuiltinModule also skips the ESM wrapper of a builtin, which
-// reads every export (node:util's loads TextDecoder and worker_threads).
-const LAZY_BUILTINS = ['node:child_process', 'node:crypto', 'node:fs/promises', 'node:tty', 'node:util'];
-const lazyBuiltins = {
-  name: 'lazy-builtins',
+// Node's builtins, imported or required by the program's modules, come from
+// process.getBuiltinModule: the ES module wrapper Node makes of a builtin reads every
+// export, and so loads what a short command never uses (node:fs's streams and promises,
+// node:util's TextDecoder, node:process's stdin).
+//
+// These load when first used, not when a chunk naming them loads: a short command never
+// touches commander's child_process (executable subcommands), crypto (ids and idempotency
+// keys, for writes), fs/promises (the pid lock), tty (chalk's own colour detection), nor
+// http2, which undici's HTTP/1.1 client reads only the constants of until a connection
+// speaks HTTP/2 (the service's never do): loading it, with tls, costs more than the rest
+// of undici. Those constants are the protocol's, copied from the building Node.
+const LAZY_BUILTINS = {
+  'node:child_process': [],
+  'node:crypto': [],
+  'node:fs/promises': [],
+  'node:http2': ['constants'],
+  'node:tty': [],
+  'node:util': [],
+};
+const builtins = {
+  name: 'builtins',
   setup(build) {
-    build.onResolve({ filter: /^node:/ }, ({ path, kind }) => (kind === 'import-statement' && LAZY_BUILTINS.includes(path) ? { path, namespace: 'lazy-builtin' } : undefined));
-    // Each export a getter: esbuild reads an import from CommonJS at each use.
-    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ path }) => ({
-      loader: 'js',
-      contents: `for (const name of ${JSON.stringify(Object.keys(process.getBuiltinModule(path)))}) {
-  Object.defineProperty(exports, name, { enumerable: true, get: () => process.getBuiltinModule(${JSON.stringify(path)})[name] });
-}`,
-    }));
+    build.onResolve({ filter: /^[\w:/]+$/ }, ({ path, kind }) => {
+      if (!isBuiltin(path) || (kind !== 'import-statement' && kind !== 'require-call')) return undefined;
+      return { path, namespace: path in LAZY_BUILTINS ? 'lazy-builtin' : 'builtin' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({ loader: 'js', contents: `module.exports = process.getBuiltinModule(${JSON.stringify(path)});` }));
+    // CommonJS, which esbuild reads an import from at each use: each export a getter.
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ path }) => {
+      const actual = process.getBuiltinModule(path);
+      const copied = LAZY_BUILTINS[path];
+      const lazy = Object.keys(actual).filter((name) => !copied.includes(name));
+      return {
+        loader: 'js',
+        contents: [
+          `for (const name of ${JSON.stringify(lazy)}) {`,
+          `  Object.defineProperty(exports, name, { enumerable: true, get: () => process.getBuiltinModule(${JSON.stringify(path)})[name] });`,
+          '}',
+          ...copied.map((name) => `exports.${name} = ${JSON.stringify(actual[name])};`),
+        ].join('\n'),
+      };
+    });
   },
 };
 
@@ -65,10 +91,7 @@ const { metafile } = await build({
   outdir: OUT,
   splitting: true,
   external,
-  plugins: [clientUndici, lazyBuiltins],
-  // Bundled CommonJS (undici) requires Node's builtins: give it a require. No import
-  // statement, so a chunk that needs none loads nothing more.
-  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
+  plugins: [clientUndici, builtins],
 });
 // import() of a bundled CommonJS package (undici) gives only its `default` here, where Node
 // gives the named exports too: a build that would break so at run time fails now.
