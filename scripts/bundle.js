@@ -6,7 +6,7 @@
 // - The program (dist/cli/main.js): each noun, and anything else imported with `import()`,
 //   stays a chunk of its own (`splitting`), so a command still loads only what it needs.
 // - The version module bin/pay.js answers `--version` from, as one file of its own: one
-//   module to load, not the chunks it would share with the program.
+//   module to load, not the chunks it would share with the program; CommonJS, as the bin.
 // - Packages: the ones every short command loads are bundled; the others (the sandbox's
 //   server, prompts, spinners, tables, colour, the profile writer) load from node_modules
 //   when a command asks for them.
@@ -83,7 +83,15 @@ const builtins = {
 const common = { bundle: true, format: 'esm', platform: 'node', target: 'node24', logLevel: 'warning' };
 
 rmSync(OUT, { recursive: true, force: true });
-await build({ ...common, entryPoints: ['dist/cli/version.js'], outfile: `${OUT}/version.js` });
+// CommonJS, as bin/pay.js is: its URL stands in for import.meta's, which only ES modules have.
+await build({
+  ...common,
+  entryPoints: ['dist/cli/version.js'],
+  outfile: `${OUT}/version.cjs`,
+  format: 'cjs',
+  define: { 'import.meta.url': 'moduleUrl' },
+  banner: { js: "const moduleUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
 const { metafile } = await build({
   ...common,
   metafile: true,
