@@ -57,9 +57,10 @@ const LAZY_BUILTINS = {
 const builtins = {
   name: 'builtins',
   setup(build) {
-    build.onResolve({ filter: /^[\w:/]+$/ }, ({ path, kind }) => {
+    build.onResolve({ filter: /^[\w:/]+$/ }, ({ path, kind, importer }) => {
       if (!isBuiltin(path) || (kind !== 'import-statement' && kind !== 'require-call')) return undefined;
-      return { path, namespace: path in LAZY_BUILTINS ? 'lazy-builtin' : 'builtin' };
+      // One for each importer, in its chunk: shared, each would be a chunk of its own to load.
+      return { path, namespace: path in LAZY_BUILTINS ? 'lazy-builtin' : 'builtin', suffix: `?${importer}` };
     });
     build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({ loader: 'js', contents: `module.exports = process.getBuiltinModule(${JSON.stringify(path)});` }));
     // CommonJS, which esbuild reads an import from at each use: each export a getter.
