@@ -72,6 +72,9 @@ describe('start-up loads only what the command needs', () => {
       expect(ofSandbox(modules)).toEqual([]);
       // A list of the flags' defaults is valid as it is; the profile's rules are plain code.
       expect(packages(modules).has('zod')).toBe(false);
+      // JSON needs no colour; an HTTP/1.1 request neither http2 nor tls; a read no random ids.
+      expect(packages(modules).has('chalk')).toBe(false);
+      expect(['node:http2', 'node:tls', 'node:crypto', 'node:child_process'].filter((name) => modules.includes(name))).toEqual([]);
     } finally {
       await runPay(['sandbox', 'stop'], { env });
     }
