@@ -14,7 +14,7 @@
 //   src/infra/package-files.ts finds package.json, bin/, flows/ and completions/ from there.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 
 const BUNDLED = ['commander', 'undici', 'zod'];
@@ -60,7 +60,7 @@ const builtins = {
     build.onResolve({ filter: /^[\w:/]+$/ }, ({ path, kind, importer }) => {
       if (!isBuiltin(path) || (kind !== 'import-statement' && kind !== 'require-call')) return undefined;
       // One for each importer, in its chunk: shared, each would be a chunk of its own to load.
-      return { path, namespace: path in LAZY_BUILTINS ? 'lazy-builtin' : 'builtin', suffix: `?${importer}` };
+      return { path, namespace: path in LAZY_BUILTINS ? 'lazy-builtin' : 'builtin', suffix: `?${relative('.', importer)}` };
     });
     build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({ loader: 'js', contents: `module.exports = process.getBuiltinModule(${JSON.stringify(path)});` }));
     // CommonJS, which esbuild reads an import from at each use: each export a getter.
