@@ -1,6 +1,6 @@
 import { configDir } from '../config/paths.js';
-import type { ResolvedProfile } from '../config/resolve.js';
-import type { ProfileStore } from '../config/store.js';
+import { type ResolvedProfile, resolveProfile } from '../config/resolve.js';
+import { ProfileStore } from '../config/store.js';
 import type { Client } from '../client/client.js';
 import type { IO } from './io/io.js';
 import { refusedStart } from './errors.js';
@@ -39,10 +39,7 @@ export class Factory {
   }
 
   async profiles(): Promise<ProfileStore> {
-    if (!this.store) {
-      const { ProfileStore } = await import('../config/store.js');
-      this.store = new ProfileStore(this.configDir);
-    }
+    this.store ??= new ProfileStore(this.configDir);
     return this.store;
   }
 
@@ -65,7 +62,6 @@ export class Factory {
   /** The profile in force as configured: nothing checked or started. */
   private configured(): Promise<ResolvedProfile> {
     this.resolved ??= (async () => {
-      const { resolveProfile } = await import('../config/resolve.js');
       const store = await this.profiles();
       return resolveProfile({ profile: this.flags.profile }, this.env, () => store);
     })();

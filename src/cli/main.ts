@@ -1,4 +1,4 @@
-import type { Command, CommanderError } from 'commander';
+import { Command, type CommanderError, Help, Option } from 'commander';
 import { NetworkError, PathError } from '../client/errors.js';
 import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
@@ -6,7 +6,8 @@ import { LockedError } from '../infra/pid-lock.js';
 import { ListenError } from '../webhooks/errors.js';
 import { CancelError, CheckFailedError, DeclinedError, NotRunningError, PartialError, PortInUseError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
-import type { IO, Streams } from './io/io.js';
+import { fieldsArg, groupExamples } from './flags.js';
+import { IO, type Streams } from './io/io.js';
 import { finishHelp, HELP_COMMAND, HELP_OPTION, helpArgs, helpSettings } from './help.js';
 import { NOUNS } from './nouns.js';
 import { asksVersionOnly, version } from './version.js';
@@ -88,7 +89,7 @@ const FIELD_LIST = /^[a-z_][a-z0-9_]*(,[a-z_][a-z0-9_]*)*$/;
  * so `pay customers get --json cus_123` keeps working. Spelled out for commander as
  * `--json=list`, or `--json=` for every field.
  */
-function jsonFieldArgs(args: string[], commands: ReadonlySet<string>, ids: RegExp): string[] {
+function jsonFieldArgs(args: string[], commands: ReadonlySet<string>, ids: RegExp | undefined): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -98,11 +99,21 @@ function jsonFieldArgs(args: string[], commands: ReadonlySet<string>, ids: RegEx
       continue;
     }
     const next = args[i + 1];
-    const isList = next !== undefined && FIELD_LIST.test(next) && !commands.has(next) && !ids.test(next);
+    const isList = next !== undefined && FIELD_LIST.test(next) && !commands.has(next) && !ids?.test(next);
     out.push(`--json=${isList ? next : ''}`);
     if (isList) i++;
   }
   return out;
+}
+
+/**
+ * What an id looks like (`cus_…`), when a word after a bare `--json` has to be told from a
+ * field list; no such word, nothing to tell, and the id prefixes are not loaded.
+ */
+async function idPattern(args: string[]): Promise<RegExp | undefined> {
+  if (!args.some((arg, i) => arg === '--json' && FIELD_LIST.test(args[i + 1] ?? ''))) return undefined;
+  const { ID_PREFIX } = await import('../domain/ids.js');
+  return new RegExp(`^(${Object.values(ID_PREFIX).join('|')})_`);
 }
 
 /** Every command name of the tree, nouns and the loaded noun's verbs. */
@@ -119,18 +130,11 @@ export async function main(argv: string[], streams: Streams): Promise<number> {
   const given = argv.slice(2);
   const at = firstWord(given, nouns);
   const args = at === -1 ? given : helpArgs(given, at);
-  // `--version` answers before commander is even loaded (bin/pay.js answers it sooner still).
+  // bin/pay.js answers `--version` before loading this module; this answers a caller of main().
   if (asksVersionOnly(args)) {
     streams.stdout.write(`${version()}\n`);
     return EXIT.ok;
   }
-  // Loaded only past `--version`: chalk and commander are most of a short run's start-up.
-  const [{ Command, Help, Option }, { IO }, { groupExamples, fieldsArg }, { ID_PREFIX }] = await Promise.all([
-    import('commander'),
-    import('./io/io.js'),
-    import('./flags.js'),
-    import('../domain/ids.js'),
-  ]);
   const program = new Command('pay');
   const globals = (): GlobalFlags => program.opts<GlobalFlags>();
   // Known before parsing: an error in parsing itself is reported as --json asks.
@@ -193,8 +197,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined,
   finishHelp(program, io, () => wantsJSON);
 
   try {
-    const ids = new RegExp(`^(${Object.values(ID_PREFIX).join('|')})_`);
-    await program.parseAsync([...argv.slice(0, 2), ...jsonFieldArgs(args, commandNames(program), ids)]);
+    await program.parseAsync([...argv.slice(0, 2), ...jsonFieldArgs(args, commandNames(program), await idPattern(args))]);
     return EXIT.ok;
   } catch (error) {
     return report(error, io, wantsJSON);
@@ -256,7 +259,18 @@ let activeIO: IO | undefined;
 
 /** The process entry: one exit point. */
 export async function run(): Promise<void> {
-  const streams: Streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  // stdin and stderr made when first used: a `--json` run that succeeds touches neither.
+  let stderr: NodeJS.WriteStream | undefined;
+  const streams: Streams = {
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    get stderr() {
+      return (stderr ??= process.stderr);
+    },
+    env: process.env,
+  };
   let stoppedAt = -Infinity;
   const onSignal = (signal: NodeJS.Signals) => {
     // conf's exit hook (when-exit) catches the same signal after us and raises it again
@@ -280,6 +294,6 @@ export async function run(): Promise<void> {
   // exiting at once would cut `pay … --json | jq` short. A write's callback runs after
   // every write queued before it.
   process.exitCode = code;
-  await Promise.all([streams.stdout, streams.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
+  await Promise.all([streams.stdout, ...(stderr ? [stderr] : [])].map((stream) => new Promise((resolve) => stream.write('', resolve))));
   process.exit(code);
 }

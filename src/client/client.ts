@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Agent, errors as undiciErrors, request } from 'undici';
+import { Agent, errors as undiciErrors } from 'undici';
 import { endpoints, type EndpointName, fillPath, isWrite } from '../domain/endpoints.js';
 import { maskSecret, redactBody, redactUrl } from '../config/mask.js';
 import type { RawResponse } from './api-error.js';
@@ -106,7 +106,7 @@ export class Client {
       this.traceRequest(method, url, headers, body, attempt);
       try {
         const timeouts = options.timeoutMs === undefined ? {} : { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
-        const res = await request(url, { method: method.toUpperCase() as 'GET', headers, body, dispatcher: this.agent, ...timeouts });
+        const res = await this.agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: method.toUpperCase() as 'GET', headers, body, ...timeouts });
         const text = await res.body.text();
         const ms = Math.round(performance.now() - started);
         this.options.trace?.(`< ${res.statusCode} ${method.toUpperCase()} ${url.pathname} (${ms}ms)${res.headers['idempotent-replayed'] ? ' [replayed]' : ''}`);

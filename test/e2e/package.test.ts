@@ -52,10 +52,10 @@ describe('the npm package', () => {
     const dry = await run('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], REPO);
     expect(dry.exitCode, dry.stderr).toBe(0);
     const files = (JSON.parse(dry.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
-    const allowed = /^(package\.json|README\.md|bin\/pay\.js|completions\/pay\.(bash|zsh|fish)|flows\/[\w.]+\.json|dist\/[\w/.-]+\.(js|d\.ts))$/;
+    const allowed = /^(package\.json|README\.md|bin\/(pay\.js|package\.json)|completions\/pay\.(bash|zsh|fish)|flows\/[\w.]+\.json|dist\/[\w/.-]+\.(c?js|d\.ts))$/;
     expect(files.filter((path) => !allowed.test(path))).toEqual([]);
     expect(files.filter((path) => /\.test\.|(^|\/)test\//.test(path))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(['bin/pay.js', 'dist/bundle/main.js', 'dist/bundle/version.js', 'completions/pay.bash', 'dist/index.d.ts', 'dist/sandbox/testing.d.ts', 'flows/payment_intent.succeeded.json']));
+    expect(files).toEqual(expect.arrayContaining(['bin/pay.js', 'bin/package.json', 'dist/bundle/main.js', 'dist/bundle/version.cjs', 'completions/pay.bash', 'dist/index.d.ts', 'dist/sandbox/testing.d.ts', 'flows/payment_intent.succeeded.json']));
     // The CLI runs from its bundle: its unbundled modules, and the engines only it runs, stay out.
     expect(files.filter((path) => /^dist\/(cli|webhooks|terminal|operator|flows)\//.test(path))).toEqual([]);
   });

@@ -34,3 +34,13 @@ it('a large --json output read through a slow pipe arrives whole', async () => {
   expect(page.data).toHaveLength(CUSTOMERS);
   expect(page.data.every((c) => Object.keys(c.metadata).length === 50)).toBe(true);
 });
+
+it('pay --version to a reader that has already gone (`| head -c0`): exit 0, nothing said', async () => {
+  const child = spawn(process.execPath, [PAY_BIN, '--version'], { env: sb.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Closed before the child's Node has even started: its one write finds no reader (EPIPE).
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+});

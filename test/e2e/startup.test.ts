@@ -32,7 +32,7 @@ async function urlsLoadedBy(args: string[]): Promise<string[]> {
 async function modulesLoadedBy(args: string[]): Promise<string[]> {
   const urls = await urlsLoadedBy(args);
   return urls.flatMap((url) => {
-    if (!url.startsWith(BUNDLE) || url.endsWith('/version.js')) return [url];
+    if (!url.startsWith(BUNDLE) || url.endsWith('/version.cjs')) return [url];
     const chunk = META.outputs[`dist/bundle/${url.slice(BUNDLE.length)}`];
     expect(chunk, `${url} is a chunk of the bundle`).toBeDefined();
     return Object.keys(chunk!.inputs);
@@ -48,7 +48,7 @@ describe('start-up loads only what the command needs', () => {
   it('pay --version loads only the bin and the version module: no package, not even the program', async () => {
     const urls = await urlsLoadedBy(['--version']);
     const ours = urls.filter((u) => u.startsWith('file:')).map((u) => u.replace(/^.*\/(bin|dist)\//, '$1/'));
-    expect(ours.sort()).toEqual(['bin/pay.js', 'dist/bundle/version.js']);
+    expect(ours.sort()).toEqual(['bin/pay.js', 'dist/bundle/version.cjs']);
     expect(urls.filter((u) => !u.startsWith('file:') && !u.startsWith('node:'))).toEqual([]);
   });
 
@@ -72,6 +72,9 @@ describe('start-up loads only what the command needs', () => {
       expect(ofSandbox(modules)).toEqual([]);
       // A list of the flags' defaults is valid as it is; the profile's rules are plain code.
       expect(packages(modules).has('zod')).toBe(false);
+      // JSON needs no colour; an HTTP/1.1 request neither http2 nor tls; a read no random ids.
+      expect(packages(modules).has('chalk')).toBe(false);
+      expect(['node:http2', 'node:tls', 'node:crypto', 'node:child_process'].filter((name) => modules.includes(name))).toEqual([]);
     } finally {
       await runPay(['sandbox', 'stop'], { env });
     }

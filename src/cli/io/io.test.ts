@@ -72,6 +72,28 @@ describe('IO output', () => {
     expect(t.stderr()).toContain('done');
   });
 
+  it('--json piped looks at neither stdin nor stderr: Node makes those streams only when first used', () => {
+    const t = terminal({});
+    const touched: string[] = [];
+    const streams: Streams = {
+      get stdin() {
+        touched.push('stdin');
+        return t.streams.stdin;
+      },
+      stdout: t.streams.stdout,
+      get stderr() {
+        touched.push('stderr');
+        return t.streams.stderr;
+      },
+      env: {},
+    };
+    const io = new IO(streams, options({ json: true }));
+    io.printList(rows, columns, { object: 'list', data: rows });
+    expect(io.human).toBe(false);
+    expect(JSON.parse(t.stdout())).toEqual({ object: 'list', data: rows });
+    expect(touched).toEqual([]);
+  });
+
   it('objects: key<TAB>value lines piped', () => {
     const t = terminal({});
     new IO(t.streams, options()).printObject({ id: 'cus_1', metadata: { plan: 'gold' }, email: null });

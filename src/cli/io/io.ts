@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 import { CancelError, UsageError } from '../errors.js';
 
 export interface IOOptions {
@@ -31,9 +31,6 @@ export interface Column<T> {
  * can answer them.
  */
 export class IO {
-  readonly isStdoutTTY: boolean;
-  readonly isStderrTTY: boolean;
-  readonly isStdinTTY: boolean;
   private stopListeners: Array<() => void> = [];
   /** The fields the running command's JSON output has, when it declared them. */
   private knownFields: readonly string[] | undefined;
@@ -43,22 +40,33 @@ export class IO {
   constructor(
     private readonly streams: Streams,
     readonly options: IOOptions,
-  ) {
-    this.isStdoutTTY = Boolean(streams.stdout.isTTY);
-    this.isStderrTTY = Boolean(streams.stderr.isTTY);
-    this.isStdinTTY = Boolean(streams.stdin.isTTY);
+  ) {}
+
+  // Looked at when asked, not at construction: Node makes a stream when first touched, and
+  // a `--json` run that succeeds never needs stdin or stderr.
+
+  get isStdoutTTY(): boolean {
+    return Boolean(this.streams.stdout.isTTY);
+  }
+
+  get isStderrTTY(): boolean {
+    return Boolean(this.streams.stderr.isTTY);
+  }
+
+  get isStdinTTY(): boolean {
+    return Boolean(this.streams.stdin.isTTY);
   }
 
   // Decided at each use, not at construction: `--no-color` is known only once parsed.
 
   /** Colour for stdout. */
   get color(): ChalkInstance {
-    return new Chalk({ level: this.colorLevel(this.isStdoutTTY) });
+    return chalk(this.colorLevel(this.isStdoutTTY));
   }
 
   /** Colour for stderr. */
   get errColor(): ChalkInstance {
-    return new Chalk({ level: this.colorLevel(this.isStderrTTY) });
+    return chalk(this.colorLevel(this.isStderrTTY));
   }
 
   private colorLevel(tty: boolean): 0 | 1 | 2 | 3 {
@@ -313,6 +321,16 @@ export class IO {
 }
 
 const require = createRequire(import.meta.url);
+
+/**
+ * chalk at a level, loaded when output first asks for colour (a message, a view, a
+ * table): a `--json` run never does, and its start-up skips chalk's setup. Sync, so
+ * `io.color` stays a getter: chalk is ES modules, which Node's require loads too.
+ */
+function chalk(level: 0 | 1 | 2 | 3): ChalkInstance {
+  const { Chalk } = require('chalk') as typeof import('chalk');
+  return new Chalk({ level });
+}
 
 /** Columns two spaces apart, no rules: the look of `gh` and `kubectl` lists. */
 const BORDERLESS = {
