@@ -86,6 +86,30 @@ describe('the store', () => {
     store.close();
   });
 
+  it('keeps objects read for the next read, never a version that rolled back or was replaced', () => {
+    const store = new Store(':memory:');
+    store.db.transaction(() => store.accounts.upsert({ id: 'acct_a', apiKey: 'sk_test_a', clockNow: '2030-01-01T00:00:00Z' }));
+    store.db.transaction(() => store.accounts.upsert({ id: 'acct_b', apiKey: 'sk_test_b', clockNow: '2030-01-01T00:00:00Z' }));
+    const customer = store.db.transaction(() => store.objects.insert('acct_a', { id: store.objects.newId('customer'), object: 'customer', created: '2030-01-01T00:00:00Z', livemode: false, email: 'a@example.com' } as BaseObject));
+    const email = () => (store.objects.find('acct_a', 'customer', customer.id) as unknown as { email: string }).email;
+    expect(email()).toBe('a@example.com');
+    expect(() => store.db.transaction(() => {
+      store.objects.update('acct_a', { ...customer, email: 'gone@example.com' } as BaseObject);
+      expect(email()).toBe('gone@example.com');
+      throw new Error('roll back');
+    })).toThrow('roll back');
+    expect(email()).toBe('a@example.com');
+    // Read inside a transaction, replaced later in it: what commits is the replacement.
+    store.db.transaction(() => {
+      expect(email()).toBe('a@example.com');
+      store.objects.update('acct_a', { ...customer, email: 'b@example.com' } as BaseObject);
+    });
+    expect(email()).toBe('b@example.com');
+    expect(store.objects.find('acct_b', 'customer', customer.id)).toBeUndefined();
+    expect(store.objects.find('acct_a', 'payment_intent', customer.id)).toBeUndefined();
+    store.close();
+  });
+
   it('an event names the version it shows, also once the object changed', () => {
     const store = new Store(':memory:');
     store.db.transaction(() => store.accounts.upsert({ id: 'acct_a', apiKey: 'sk_test_a', clockNow: '2030-01-01T00:00:00Z' }));

@@ -2,6 +2,7 @@ import type { BaseObject, ListPage } from '../../domain/common.js';
 import { ApiError, clip } from '../../domain/errors.js';
 import { type ObjectKind, rowId, rowOf } from '../../domain/ids.js';
 import type { AccountStore } from './accounts.js';
+import { CommittedCache } from './committed-cache.js';
 import type { Database } from './db.js';
 import type { Shapes } from './shapes.js';
 
@@ -39,9 +40,21 @@ function freeze<T>(value: T): T {
  * names the row (rowId). Data is kept without key names (Shapes); an update keeps the
  * version it replaces in object_versions, for the events and stored responses that name it.
  */
+/** An object as read, with where it is kept: what the cache of objects read holds. */
+interface Read extends VersionRef {
+  account: number;
+  kind: string;
+  id: string;
+  object: BaseObject;
+}
+
+/** Objects read are kept (frozen) for the next read of them: an app polling an intent, a method every payment names. */
+const CACHED_OBJECTS = 1000;
+
 export class ObjectStore {
   private nextSeq: number;
-  /** Where each object this store wrote (frozen) is kept. */
+  private readonly cache: CommittedCache<number, Read>;
+  /** Where each object this store wrote or read (frozen) is kept. */
   private readonly written = new WeakMap<object, VersionRef>();
 
   constructor(
@@ -49,6 +62,7 @@ export class ObjectStore {
     private readonly accounts: AccountStore,
     private readonly shapes: Shapes,
   ) {
+    this.cache = new CommittedCache(db, CACHED_OBJECTS);
     // Never a number a kept version still names (rows of deleted objects live on there).
     const row = db.get<{ top: number }>('SELECT max(coalesce((SELECT max(seq) FROM objects), 0), coalesce((SELECT max(object_seq) FROM object_versions), 0)) AS top')!;
     this.nextSeq = row.top + 1;
@@ -76,8 +90,10 @@ export class ObjectStore {
     const keep = (seq: number) =>
       Number(this.db.run('INSERT INTO object_versions (object_seq, version, account, data) SELECT seq, version, account, data FROM objects WHERE seq = ? AND id = ? AND account = ?', seq, object.id, key).changes) === 1;
     let seq: number | undefined = rowOf(object.id);
+    this.cache.delete(seq);
     if (!keep(seq)) {
       seq = this.legacySeq(object.id);
+      if (seq !== undefined) this.cache.delete(seq);
       if (seq === undefined || !keep(seq)) throw new Error(`update of missing object ${object.id}`);
     }
     const { version } = this.db.get<{ version: number }>(
@@ -121,13 +137,20 @@ export class ObjectStore {
 
   find<T extends BaseObject>(account: string, kind: string, id: string): T | undefined {
     const key = this.accounts.keyOf(account);
-    const read = (seq: number) => this.db.get<{ data: string }>('SELECT data FROM objects WHERE seq = ? AND id = ? AND account = ? AND kind = ?', seq, id, key, kind);
-    let row = read(rowOf(id));
-    if (!row) {
+    const read = (seq: number) =>
+      this.cache.get(seq, () => {
+        const row = this.db.get<{ account: number; kind: string; version: number; data: string }>('SELECT account, kind, version, data FROM objects WHERE seq = ? AND id = ?', seq, id);
+        if (!row) return undefined;
+        const object = freeze(this.shapes.decode<BaseObject>(row.data));
+        this.written.set(object, { seq, version: row.version });
+        return { seq, version: row.version, account: row.account, kind: row.kind, id, object };
+      });
+    let found = read(rowOf(id));
+    if (found?.id !== id) {
       const legacy = this.legacySeq(id);
-      if (legacy !== undefined) row = read(legacy);
+      found = legacy === undefined ? undefined : read(legacy);
     }
-    return row && this.shapes.decode<T>(row.data);
+    return found?.id === id && found.account === key && found.kind === kind ? (found.object as T) : undefined;
   }
 
   /** The account an object belongs to: for pages whose URL is the capability (hosted checkout). */
@@ -185,6 +208,7 @@ export class ObjectStore {
     const key = this.accounts.keyOf(account);
     const seq = this.seqOf(id);
     if (seq === undefined) return false;
+    this.cache.delete(seq);
     const kept = this.db.run('INSERT INTO object_versions (object_seq, version, account, data) SELECT seq, version, account, data FROM objects WHERE seq = ? AND account = ? AND kind = ?', seq, key, kind);
     if (Number(kept.changes) !== 1) return false;
     this.db.run('DELETE FROM objects WHERE seq = ?', seq);
@@ -194,6 +218,7 @@ export class ObjectStore {
   /** Deletes every object of an account (sandbox reset). */
   clear(account: string): void {
     const key = this.accounts.keyOf(account);
+    this.cache.clear();
     this.db.run('DELETE FROM objects WHERE account = ?', key);
     this.db.run('DELETE FROM object_versions WHERE account = ?', key);
   }
