@@ -38,6 +38,10 @@ export class Sqlite {
   private group: Waiter[] | undefined;
   /** Settles once everything committed so far is on disk. */
   private synced: Promise<void> = Promise.resolve();
+  /** Commits waiting for the next fdatasync, and whether one is running. */
+  private unsynced: Array<(error?: unknown) => void> = [];
+  private syncing = false;
+  private closing = false;
   private readonly syncOffThread: boolean;
   private walFd: number | undefined;
   private checkpointer: Checkpointer | undefined;
@@ -209,15 +213,39 @@ export class Sqlite {
       for (const waiter of waiters) waiter.resolve();
     };
     if (!this.syncOffThread) return done();
-    this.walFd ??= openSync(`${this.file}-wal`, 'r');
-    const fd = this.walFd;
-    const sync = new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
-    const synced = Promise.all([this.synced.catch(() => undefined), sync]).then(done);
-    synced.catch((error: unknown) => {
-      for (const waiter of waiters) waiter.reject(error);
+    this.synced = new Promise<void>((resolve, reject) => {
+      this.unsynced.push((error) => {
+        if (error === undefined) {
+          done();
+          resolve();
+        } else {
+          for (const waiter of waiters) waiter.reject(error);
+          reject(error);
+        }
+      });
     });
-    this.synced = synced;
+    // Its waiters are told; a caller of durable() sees the failure through its own promise.
+    this.synced.catch(() => undefined);
+    if (!this.syncing) this.sync();
     this.checkpointer?.committed();
+  }
+
+  /**
+   * One fdatasync of the WAL at a time, for every commit made before it started: while
+   * one runs, the commits that follow wait for the next, which covers them all. Syncs
+   * issued side by side would queue in the kernel anyway, each paying for the disk.
+   */
+  private sync(): void {
+    const batch = this.unsynced;
+    this.unsynced = [];
+    this.syncing = true;
+    this.walFd ??= openSync(`${this.file}-wal`, 'r');
+    fdatasync(this.walFd, (error) => {
+      this.syncing = false;
+      for (const settle of batch) settle(error ?? undefined);
+      if (this.unsynced.length > 0) this.sync();
+      else if (this.closing) this.closeWal();
+    });
   }
 
   /** True inside an open SQL transaction: what is read there may yet roll back. */
@@ -239,8 +267,15 @@ export class Sqlite {
   close(): void {
     this.commitGroup();
     this.checkpointer?.close();
-    if (this.walFd !== undefined) closeSync(this.walFd);
     this.statements.clear();
     this.db.close();
+    // A sync still running (and the one it may start for the last commits) keeps the WAL open until it is done.
+    this.closing = true;
+    if (!this.syncing) this.closeWal();
+  }
+
+  private closeWal(): void {
+    if (this.walFd !== undefined) closeSync(this.walFd);
+    this.walFd = undefined;
   }
 }
