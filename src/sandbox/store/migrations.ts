@@ -125,7 +125,8 @@ export const MIGRATIONS: readonly string[] = [
   // through legacy_ids. Objects keep the fields lists filter on and billing orders by as
   // columns (indexed only where a list or the billing engine asks), and their data
   // without key names (Shapes: the key lists live once in shapes); data written before
-  // stays JSON text. Events and stored responses store a version's key, not a copy.
+  // stays JSON text. Events and stored responses store a version's key, not a copy; an
+  // update keeps the version it replaces by trigger, in the same statement.
   // Idempotency rows live in their primary key's B-tree. Events are no longer indexed by
   // type: a type filter reads the account's log in order.
   `
@@ -183,6 +184,9 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO object_versions_v6 SELECT v.object_seq, v.version, a.key, v.data FROM object_versions v JOIN accounts a ON a.id = v.account;
   DROP TABLE object_versions;
   ALTER TABLE object_versions_v6 RENAME TO object_versions;
+  CREATE TRIGGER objects_keep_version BEFORE UPDATE OF data ON objects BEGIN
+    INSERT INTO object_versions (object_seq, version, account, data) VALUES (OLD.seq, OLD.version, OLD.account, OLD.data);
+  END;
 
   CREATE TABLE events_v6 (
     seq INTEGER PRIMARY KEY,

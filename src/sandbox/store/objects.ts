@@ -84,22 +84,23 @@ export class ObjectStore {
     return object;
   }
 
-  /** Replaces the object; the version it replaces is kept. */
+  /** Replaces the object; the version it replaces is kept (migration 6's trigger). */
   update<T extends BaseObject>(account: string, object: T): T {
     const key = this.accounts.keyOf(account);
-    const keep = (seq: number) =>
-      Number(this.db.run('INSERT INTO object_versions (object_seq, version, account, data) SELECT seq, version, account, data FROM objects WHERE seq = ? AND id = ? AND account = ?', seq, object.id, key).changes) === 1;
-    let seq: number | undefined = rowOf(object.id);
-    this.cache.delete(seq);
-    if (!keep(seq)) {
-      seq = this.legacySeq(object.id);
-      if (seq !== undefined) this.cache.delete(seq);
-      if (seq === undefined || !keep(seq)) throw new Error(`update of missing object ${object.id}`);
+    const replace = (seq: number) => {
+      this.cache.delete(seq);
+      return this.db.get<{ version: number }>(
+        `UPDATE objects SET version = version + 1, ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, data = ? WHERE seq = ? AND id = ? AND account = ? RETURNING version`,
+        ...columnValues(object), this.shapes.encode(object), seq, object.id, key,
+      )?.version;
+    };
+    let seq = rowOf(object.id);
+    let version = replace(seq);
+    if (version === undefined) {
+      const legacy = this.legacySeq(object.id);
+      if (legacy !== undefined) version = replace((seq = legacy));
+      if (version === undefined) throw new Error(`update of missing object ${object.id}`);
     }
-    const { version } = this.db.get<{ version: number }>(
-      `UPDATE objects SET version = version + 1, ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, data = ? WHERE seq = ? RETURNING version`,
-      ...columnValues(object), this.shapes.encode(object), seq,
-    )!;
     this.written.set(freeze(object), { seq, version });
     return object;
   }
