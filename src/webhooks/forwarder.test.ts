@@ -49,31 +49,34 @@ describe('Spool', () => {
     try {
       const file = join(dir, 'listen', 'lsn_test.db');
       let spool = new Spool(file);
-      spool.receive([{ event: event('evt_1'), targets: ['a', 'b'], inOrder: true }]);
-      spool.receive([
+      const ids = (pending: Array<{ event: Event }>) => pending.map((p) => p.event.id);
+      expect(ids(spool.receive([{ event: event('evt_1'), targets: ['a', 'b'], inOrder: true }]))).toEqual(['evt_1', 'evt_1']);
+      const added = spool.receive([
         { event: event('evt_2'), targets: ['a'], inOrder: true },
         { event: event('evt_1'), targets: ['a', 'b'], inOrder: false }, // a resend while still waiting: not doubled
         { event: event('evt_0'), targets: ['a'], inOrder: false }, // a resend of an old event leaves the cursor
       ]);
+      expect(ids(added)).toEqual(['evt_2', 'evt_0']);
+      expect(added[0]).toMatchObject({ target: 'a', payload: JSON.stringify(event('evt_2')), attempts: 0, firstAttemptAt: null, nextAttemptAt: 0 });
       expect(spool.cursor).toBe('evt_2');
       expect(spool.count()).toBe(3);
-      const ids = (pending: Array<{ event: Event }>) => pending.map((p) => p.event.id);
-      const [first] = spool.due('a', Date.now(), 1, new Set());
-      expect(first!.event.id).toBe('evt_1');
-      expect(ids(spool.due('a', Date.now(), 5, new Set(['evt_1'])))).toEqual(['evt_2', 'evt_0']); // in flight: left out
-      spool.retry(first!, 1_000, Date.now() + 60_000);
-      expect(ids(spool.due('a', Date.now(), 5, new Set()))).toEqual(['evt_2', 'evt_0']);
+      const [first, ...rest] = spool.load('a', 0, 5);
+      expect(ids([first!, ...rest])).toEqual(['evt_1', 'evt_2', 'evt_0']);
+      expect(ids(spool.load('a', first!.seq, 1))).toEqual(['evt_2']); // after a position, up to a limit
+      spool.retry(first!, 1_000, 60_000);
+      expect(first).toMatchObject({ attempts: 1, firstAttemptAt: 1_000, nextAttemptAt: 60_000 });
       spool.close();
 
       spool = new Spool(file);
       expect(spool.cursor).toBe('evt_2');
-      const [later] = spool.due('a', Date.now() + 120_000, 1, new Set());
-      expect(later).toMatchObject({ attempts: 1, firstAttemptAt: 1_000 });
+      const [later, second] = spool.load('a', 0, 2);
+      expect(later).toMatchObject({ seq: first!.seq, attempts: 1, firstAttemptAt: 1_000, nextAttemptAt: 60_000 });
       // b still waits for evt_1; evt_2 had a alone
-      const [forB] = spool.due('b', Date.now(), 1, new Set());
+      const [forB] = spool.load('b', 0, 5);
       expect(spool.done([later!])).toEqual([]);
-      expect(spool.done([forB!, spool.due('a', Date.now(), 1, new Set())[0]!])).toEqual(['evt_1', 'evt_2']);
+      expect(spool.done([forB!, second!])).toEqual(['evt_1', 'evt_2']);
       expect(spool.count('a')).toBe(1);
+      expect(spool.count('b')).toBe(0);
       spool.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
