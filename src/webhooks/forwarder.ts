@@ -47,7 +47,8 @@ export interface ReadyInfo {
 /** What the forwarder has to say; the command turns it into lines (only `f.io` writes). */
 export interface ListenSink {
   ready(info: ReadyInfo): void;
-  event(event: Event, targets: string[], resend: boolean): void;
+  /** An event received; `payload` is it serialised, as it is sent. */
+  event(event: Event, targets: string[], resend: boolean, payload: string): void;
   delivery(result: DeliveryResult): void;
   /** Connection news (reconnects, an app going down or coming back), for stderr. */
   notice(message: string): void;
@@ -323,7 +324,7 @@ export class Forwarder {
   }
 
   private onEvent(event: Event, resend: boolean): void {
-    this.received.push({ event, targets: targetsOf(this.options.routing, event.type), inOrder: !resend });
+    this.received.push({ event, payload: JSON.stringify(event), targets: targetsOf(this.options.routing, event.type), inOrder: !resend });
     if (this.received.length === 1) setImmediate(() => this.spoolReceived());
   }
 
@@ -344,9 +345,9 @@ export class Forwarder {
     }
     const touched = new Set<string>();
     const unrouted: string[] = [];
-    for (const { event, targets, inOrder } of batch) {
+    for (const { event, payload, targets, inOrder } of batch) {
       if (inOrder) this.from = undefined;
-      this.options.sink.event(event, targets, !inOrder);
+      this.options.sink.event(event, targets, !inOrder, payload);
       if (targets.length === 0) unrouted.push(event.id);
       for (const url of targets) touched.add(url);
     }

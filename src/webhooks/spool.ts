@@ -19,6 +19,8 @@ export interface Pending {
 /** An event as the tunnel brought it, with the targets it goes to. */
 export interface Received {
   event: Event;
+  /** The event serialised, once: what is kept, sent and printed. */
+  payload: string;
   targets: string[];
   /** False for a resend, outside the log order: it does not move the cursor. */
   inOrder: boolean;
@@ -92,8 +94,7 @@ export class Spool {
     return this.db.transaction(() => {
       const added: Pending[] = [];
       let cursor: string | undefined;
-      for (const { event, targets, inOrder } of batch) {
-        const payload = JSON.stringify(event);
+      for (const { event, payload, targets, inOrder } of batch) {
         for (const target of targets) {
           const { changes, lastInsertRowid } = this.db.run('INSERT OR IGNORE INTO pending (event_id, target, event, next_attempt_at) VALUES (?, ?, ?, 0)', event.id, target, payload);
           if (Number(changes) > 0) added.push({ seq: Number(lastInsertRowid), event, payload, target, attempts: 0, firstAttemptAt: null, nextAttemptAt: 0 });

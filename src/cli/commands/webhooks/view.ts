@@ -71,8 +71,9 @@ export function listenSink(io: IO, options: { printSecret: boolean }): ListenSin
       }
       out(`${c.green('Ready!')} Forwarding ${destinations(info.routing)} · signing secret ${secret} (^C to quit)`);
     },
-    event(event, targets, resend) {
-      if (io.json) return line({ type: 'event', resend, targets, event });
+    event(event, targets, resend, payload) {
+      // The line JSON.stringify would make of { type, resend, targets, event }, the event not serialised again.
+      if (io.json) return out(`{"type":"event","resend":${resend},"targets":${JSON.stringify(targets)},"event":${payload}}`);
       const note = (resend ? ' (resent)' : '') + (targets.length === 0 ? ' · no route, not forwarded' : '');
       out(`--> ${c.bold(event.type)} [${event.id}]${note}`);
     },
