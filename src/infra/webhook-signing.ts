@@ -15,6 +15,13 @@ export function signedHeaders(secret: string, eventId: string, payload: string, 
   return {
     'webhook-id': eventId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(eventId, at, payload),
+    'webhook-signature': signerOf(secret).sign(eventId, at, payload),
   };
+}
+
+/** The last secret's signer: `listen` signs every event with one secret, and decoding it each time showed in its profile. */
+let last: { secret: string; webhook: Webhook } | undefined;
+function signerOf(secret: string): Webhook {
+  if (last?.secret !== secret) last = { secret, webhook: new Webhook(secret) };
+  return last.webhook;
 }

@@ -2,9 +2,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Receiver } from '../../test/support/receiver.js';
+import { testSandboxes, type TestSandbox } from '../../test/support/sandboxes.js';
+import { until } from '../../test/support/wait.js';
 import type { Event } from '../domain/events.js';
 import { ListenerRunningError } from './errors.js';
-import { classify, Forwarder, type ListenSink, targetsOf } from './forwarder.js';
+import { classify, type DeliveryResult, Forwarder, type ListenSink, targetsOf } from './forwarder.js';
 import { Spool } from './spool.js';
 
 describe('targetsOf', () => {
@@ -43,37 +46,41 @@ describe('classify', () => {
 
 describe('Spool', () => {
   const event = (id: string): Event => ({ id, object: 'event', type: 'customer.created', created: '2030-01-01T00:00:00Z', livemode: false, data: { object: { id: 'cus_1', object: 'customer', created: '', livemode: false } } });
+  const received = (id: string, targets: string[], inOrder: boolean) => ({ event: event(id), payload: JSON.stringify(event(id)), targets, inOrder });
 
   it('keeps events per target in order until each target is done, across reopening', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-spool-'));
     try {
       const file = join(dir, 'listen', 'lsn_test.db');
       let spool = new Spool(file);
-      spool.receive([{ event: event('evt_1'), targets: ['a', 'b'], inOrder: true }]);
-      spool.receive([
-        { event: event('evt_2'), targets: ['a'], inOrder: true },
-        { event: event('evt_1'), targets: ['a', 'b'], inOrder: false }, // a resend while still waiting: not doubled
-        { event: event('evt_0'), targets: ['a'], inOrder: false }, // a resend of an old event leaves the cursor
+      const ids = (pending: Array<{ event: Event }>) => pending.map((p) => p.event.id);
+      expect(ids(spool.receive([received('evt_1', ['a', 'b'], true)]))).toEqual(['evt_1', 'evt_1']);
+      const added = spool.receive([
+        received('evt_2', ['a'], true),
+        received('evt_1', ['a', 'b'], false), // a resend while still waiting: not doubled
+        received('evt_0', ['a'], false), // a resend of an old event leaves the cursor
       ]);
+      expect(ids(added)).toEqual(['evt_2', 'evt_0']);
+      expect(added[0]).toMatchObject({ target: 'a', payload: JSON.stringify(event('evt_2')), attempts: 0, firstAttemptAt: null, nextAttemptAt: 0 });
       expect(spool.cursor).toBe('evt_2');
       expect(spool.count()).toBe(3);
-      const ids = (pending: Array<{ event: Event }>) => pending.map((p) => p.event.id);
-      const [first] = spool.due('a', Date.now(), 1, new Set());
-      expect(first!.event.id).toBe('evt_1');
-      expect(ids(spool.due('a', Date.now(), 5, new Set(['evt_1'])))).toEqual(['evt_2', 'evt_0']); // in flight: left out
-      spool.retry(first!, 1_000, Date.now() + 60_000);
-      expect(ids(spool.due('a', Date.now(), 5, new Set()))).toEqual(['evt_2', 'evt_0']);
+      const [first, ...rest] = spool.load('a', 0, 5);
+      expect(ids([first!, ...rest])).toEqual(['evt_1', 'evt_2', 'evt_0']);
+      expect(ids(spool.load('a', first!.seq, 1))).toEqual(['evt_2']); // after a position, up to a limit
+      spool.retry(first!, 1_000, 60_000);
+      expect(first).toMatchObject({ attempts: 1, firstAttemptAt: 1_000, nextAttemptAt: 60_000 });
       spool.close();
 
       spool = new Spool(file);
       expect(spool.cursor).toBe('evt_2');
-      const [later] = spool.due('a', Date.now() + 120_000, 1, new Set());
-      expect(later).toMatchObject({ attempts: 1, firstAttemptAt: 1_000 });
+      const [later, second] = spool.load('a', 0, 2);
+      expect(later).toMatchObject({ seq: first!.seq, attempts: 1, firstAttemptAt: 1_000, nextAttemptAt: 60_000 });
       // b still waits for evt_1; evt_2 had a alone
-      const [forB] = spool.due('b', Date.now(), 1, new Set());
+      const [forB] = spool.load('b', 0, 5);
       expect(spool.done([later!])).toEqual([]);
-      expect(spool.done([forB!, spool.due('a', Date.now(), 1, new Set())[0]!])).toEqual(['evt_1', 'evt_2']);
+      expect(spool.done([forB!, second!])).toEqual(['evt_1', 'evt_2']);
       expect(spool.count('a')).toBe(1);
+      expect(spool.count('b')).toBe(0);
       spool.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -103,5 +110,95 @@ describe('Forwarder', () => {
       await Promise.all(both.map((f) => f.stop()));
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('Forwarder with a window of deliveries in flight', () => {
+  const { sandbox, later } = testSandboxes();
+  const customers = async (sb: TestSandbox, n: number) => {
+    for (let i = 0; i < n; i++) expect((await sb.call('POST', '/v1/customers', {})).status).toBe(200);
+  };
+
+  /** A forwarder of the sandbox's account to the app, on a spool of its own; resolves once it is ready. */
+  async function forwarding(sb: TestSandbox, app: Receiver, spoolFile: string) {
+    const deliveries: DeliveryResult[] = [];
+    let ready!: () => void;
+    const isReady = new Promise<void>((resolve) => (ready = resolve));
+    const sink: ListenSink = { ready: () => ready(), event() {}, delivery: (result) => void deliveries.push(result), notice() {}, warning() {} };
+    const forwarder = new Forwarder({ baseUrl: sb.baseUrl, headers: sb.headers, listenerId: 'lsn_window1234', secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=', spoolFile, routing: { forwardTo: [app.url()], routes: [] }, forwardHeaders: {}, timeoutMs: 30_000, skipVerify: false, sink });
+    const run = forwarder.run();
+    later(async () => {
+      await forwarder.stop();
+      await run;
+    });
+    await isReady;
+    return { forwarder, deliveries, run };
+  }
+
+  const spoolIn = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-spool-'));
+    later(() => rmSync(dir, { recursive: true, force: true }));
+    return join(dir, 'listen', 'lsn_window1234.db');
+  };
+
+  const app = async () => {
+    const receiver = await new Receiver().start();
+    later(() => receiver.stop());
+    return receiver;
+  };
+
+  it('keeps 16 deliveries in flight and acknowledges each event only once the app answered it 2xx', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    // The app holds its answer to the first 15 events until told; it answers the rest at once.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let inFlight = 0;
+    let most = 0;
+    receiver.respond = async () => {
+      most = Math.max(most, ++inFlight);
+      if (receiver.received.length <= 15) await released;
+      inFlight--;
+      return 200;
+    };
+    const { forwarder } = await forwarding(sb, receiver, spoolIn());
+    await customers(sb, 20);
+    // Five answered (one slot of the window, while fifteen are held): exactly those are acknowledged.
+    await until(() => forwarder.settled, (n) => n === 5, 'the five answered events acknowledged');
+    expect(receiver.received).toHaveLength(20);
+    expect(most).toBe(16);
+    expect(forwarder.settled).toBe(5);
+    release();
+    await until(() => forwarder.settled, (n) => n === 20, 'every event acknowledged');
+    expect(receiver.ids().size).toBe(20);
+    expect(receiver.received).toHaveLength(20);
+  });
+
+  it('delivers, oldest first, more events than it keeps in memory: an earlier run\'s spool and what arrives meanwhile', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    const spoolFile = spoolIn();
+    // An earlier run left 1,100 events (more than the 1,000 a target keeps in memory) for this app.
+    const earlier = new Spool(spoolFile);
+    const left = Array.from({ length: 1_100 }, (_, i) => {
+      const event: Event = { id: `evt_earlier${String(i).padStart(5, '0')}`, object: 'event', type: 'customer.created', created: '2030-01-15T00:00:00Z', livemode: false, data: { object: { id: `cus_earlier${i}`, object: 'customer', created: '2030-01-15T00:00:00Z', livemode: false } } };
+      return { event, payload: JSON.stringify(event), targets: [receiver.url()], inOrder: false };
+    });
+    earlier.receive(left);
+    earlier.close();
+    const { forwarder } = await forwarding(sb, receiver, spoolFile);
+    await customers(sb, 3);
+    const fresh = (await sb.events()).map((event) => event.id);
+    const expected = [...left.map((l) => l.event.id), ...fresh];
+    await until(() => forwarder.settled, (n) => n === expected.length, 'every event acknowledged', 30_000);
+    expect(receiver.ids()).toEqual(new Set(expected));
+    expect(receiver.received).toHaveLength(expected.length);
+    // Oldest first: what arrived meanwhile waited behind the spool's backlog, beyond what was kept in memory.
+    const arrivedAt = new Map(receiver.received.map((r, i) => [r.id, i]));
+    for (const id of fresh) expect(arrivedAt.get(id)!).toBeGreaterThan(1_000);
+    await forwarder.stop();
+    const after = new Spool(spoolFile);
+    expect(after.count()).toBe(0);
+    after.close();
   });
 });

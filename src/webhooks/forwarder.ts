@@ -47,7 +47,8 @@ export interface ReadyInfo {
 /** What the forwarder has to say; the command turns it into lines (only `f.io` writes). */
 export interface ListenSink {
   ready(info: ReadyInfo): void;
-  event(event: Event, targets: string[], resend: boolean): void;
+  /** An event received; `payload` is it serialised, as it is sent. */
+  event(event: Event, targets: string[], resend: boolean, payload: string): void;
   delivery(result: DeliveryResult): void;
   /** Connection news (reconnects, an app going down or coming back), for stderr. */
   notice(message: string): void;
@@ -90,11 +91,18 @@ const FLUSH_MS = 2_000;
 /**
  * Delivered events are let go of (one spool transaction) and acknowledged (one frame) in
  * batches gathered this long: per answer, the commit and the frame cost more than the
- * delivery. Only an ack is delayed, never a delivery; a lost ack only means a replay.
+ * delivery, and at 10 ms they were still a seventh of a burst's time (a frame is a
+ * syscall, a commit a WAL write). Only an ack is delayed, never a delivery; a lost ack
+ * (listen killed within the batch) only means a replay.
  */
-const SETTLE_MS = 10;
+const SETTLE_MS = 50;
 /** Deliveries in flight to one app at a time: its answers' round trips overlap. */
 const WINDOW = 16;
+/**
+ * A target's events waiting in the spool are kept in memory up to about this many
+ * (more when that many are backing off); beyond, they stay on disk until there is room.
+ */
+const IN_MEMORY = 1_000;
 const APP_DOWN_STATUSES = new Set([502, 503, 504]);
 /** 4xx answers worth retrying; any other 4xx is the app refusing the event for good. */
 const RETRYABLE_4XX = new Set([408, 425, 429]);
@@ -113,15 +121,22 @@ interface TargetState {
   url: string;
   /** Consecutive failed probes while the app is down (0 when it is up). */
   down: number;
-  /** Events in flight, or delivered and not yet settled in the spool: not sent again meanwhile. */
-  busy: Set<string>;
-  inFlight: Set<AbortController>;
-  /** The next look at the spool: a retry coming due, or the next probe of an app that is down. */
+  /**
+   * The target's spooled events not yet finished, in spool order, by event id: the spool's
+   * rows up to `loadedSeq`, or all of them when `complete`.
+   */
+  waiting: Map<string, Pending>;
+  loadedSeq: number;
+  complete: boolean;
+  /** Events in flight: not sent again meanwhile. */
+  inFlight: Set<string>;
+  /** The next look at what waits: a retry coming due, or the next probe of an app that is down. */
   timer: NodeJS.Timeout | undefined;
-  /** A look at the spool is already due this turn of the event loop. */
+  /** A look at what waits is already due this turn of the event loop. */
   pumping: boolean;
 }
 
+/**
 /**
  * The engine of `pay webhooks listen` (as stripe-cli's proxy is of its listen): the
  * tunnel brings the account's events in log order; each is written to the spool before
@@ -131,6 +146,8 @@ interface TargetState {
  * go. Per target, events go out oldest first, up to WINDOW in flight: an app that is down
  * is probed with its oldest event, one at a time, and once back receives the rest in
  * order; an event the app fails (5xx, timeout) backs off on its own so later ones go ahead.
+ * What is sent comes from memory (the rows the spool returned as it kept them); the
+ * spool is read only for what an earlier run left or what did not fit in memory.
  */
 export class Forwarder {
   private readonly spool: Spool;
@@ -138,6 +155,8 @@ export class Forwarder {
   private readonly agent: Agent;
   private readonly targets = new Map<string, TargetState>();
   private readonly deliveries = new Set<Promise<void>>();
+  /** Aborted when stop() stops waiting for the deliveries in flight. */
+  private readonly flush = new AbortController();
   /** Received and not yet spooled: written together once the current burst of frames is read. */
   private received: Received[] = [];
   /** Delivered (or refused, or given up) and not yet let go by the spool. */
@@ -215,9 +234,7 @@ export class Forwarder {
       this.stopping = true;
       clearTimeout(this.idleTimer);
       this.tunnel.stop();
-      const flush = setTimeout(() => {
-        for (const target of this.targets.values()) for (const inFlight of target.inFlight) inFlight.abort();
-      }, FLUSH_MS);
+      const flush = setTimeout(() => this.flush.abort(), FLUSH_MS);
       for (const target of this.targets.values()) clearTimeout(target.timer);
       await Promise.allSettled(this.deliveries);
       clearTimeout(flush);
@@ -242,7 +259,9 @@ export class Forwarder {
   private startForwarding(): void {
     this.started = true;
     const urls = new Set([...this.options.routing.forwardTo, ...this.options.routing.routes.map((r) => r.url)]);
-    for (const url of urls) this.targets.set(url, { url, down: 0, busy: new Set(), inFlight: new Set(), timer: undefined, pumping: false });
+    for (const url of urls) {
+      this.targets.set(url, { url, down: 0, waiting: new Map(), loadedSeq: 0, complete: false, inFlight: new Set(), timer: undefined, pumping: false });
+    }
     for (const target of this.targets.values()) this.pumpNow(target);
   }
 
@@ -307,7 +326,7 @@ export class Forwarder {
   }
 
   private onEvent(event: Event, resend: boolean): void {
-    this.received.push({ event, targets: targetsOf(this.options.routing, event.type), inOrder: !resend });
+    this.received.push({ event, payload: JSON.stringify(event), targets: targetsOf(this.options.routing, event.type), inOrder: !resend });
     if (this.received.length === 1) setImmediate(() => this.spoolReceived());
   }
 
@@ -316,12 +335,21 @@ export class Forwarder {
     const batch = this.received;
     if (batch.length === 0 || this.spoolClosed) return;
     this.received = [];
-    this.spool.receive(batch);
+    for (const pending of this.spool.receive(batch)) {
+      const target = this.targets.get(pending.target)!;
+      // Kept in memory while everything the target has waiting is, up to IN_MEMORY; else read back when there is room.
+      if (target.complete && target.waiting.size < IN_MEMORY) {
+        target.waiting.set(pending.event.id, pending);
+        target.loadedSeq = pending.seq;
+      } else {
+        target.complete = false;
+      }
+    }
     const touched = new Set<string>();
     const unrouted: string[] = [];
-    for (const { event, targets, inOrder } of batch) {
+    for (const { event, payload, targets, inOrder } of batch) {
       if (inOrder) this.from = undefined;
-      this.options.sink.event(event, targets, !inOrder);
+      this.options.sink.event(event, targets, !inOrder, payload);
       if (targets.length === 0) unrouted.push(event.id);
       for (const url of targets) touched.add(url);
     }
@@ -335,8 +363,8 @@ export class Forwarder {
   }
 
   /**
-   * Looks at the spool once this turn of the event loop is done: the answers that arrive
-   * together (and the batch of them settled meanwhile) share one query, not one each.
+   * Looks at what waits once this turn of the event loop is done: the answers that arrive
+   * together share one look, not one each.
    */
   private pump(target: TargetState): void {
     if (target.pumping) return;
@@ -355,38 +383,62 @@ export class Forwarder {
     const room = (target.down > 0 ? 1 : WINDOW) - target.inFlight.size;
     if (room <= 0) return;
     const now = Date.now();
-    for (const pending of this.spool.due(target.url, now, room, target.busy)) {
+    const { due, next } = this.due(target, now, room);
+    for (const pending of due) {
       const delivery = this.forward(target, pending).finally(() => this.deliveries.delete(delivery));
       this.deliveries.add(delivery);
     }
-    if (target.inFlight.size > 0) return;
-    // Nothing out: the next event due later (one due now is only waiting to be let go, and settling it looks again).
-    const due = this.spool.nextDue(target.url);
-    if (due !== undefined && due > now) target.timer = setTimeout(() => this.pumpNow(target), due - now);
+    // Nothing out: look again when the next event is due.
+    if (target.inFlight.size === 0 && next !== undefined) target.timer = setTimeout(() => this.pumpNow(target), next - now);
+  }
+
+  /**
+   * Up to `room` of the target's events due at `now` and not in flight, oldest first
+   * (reading more from the spool while it holds some not in memory), and when the first
+   * of the others is due.
+   */
+  private due(target: TargetState, now: number, room: number): { due: Pending[]; next: number | undefined } {
+    const due: Pending[] = [];
+    let next: number | undefined;
+    let candidates: Iterable<Pending> = target.waiting.values();
+    for (;;) {
+      for (const pending of candidates) {
+        if (target.inFlight.has(pending.event.id)) continue;
+        if (pending.nextAttemptAt > now) {
+          next = Math.min(next ?? Infinity, pending.nextAttemptAt);
+          continue;
+        }
+        due.push(pending);
+        if (due.length === room) return { due, next };
+      }
+      if (target.complete) return { due, next };
+      const loaded = this.spool.load(target.url, target.loadedSeq, IN_MEMORY);
+      for (const pending of loaded) target.waiting.set(pending.event.id, pending);
+      if (loaded.length > 0) target.loadedSeq = loaded.at(-1)!.seq;
+      target.complete = loaded.length < IN_MEMORY;
+      candidates = loaded;
+    }
   }
 
   private async forward(target: TargetState, pending: Pending): Promise<void> {
-    const abort = new AbortController();
     const probe = target.down > 0;
-    target.busy.add(pending.event.id);
-    target.inFlight.add(abort);
+    const attemptNumber = pending.attempts + 1;
+    target.inFlight.add(pending.event.id);
     const attempt = await postSignedEvent(target.url, pending.event, this.options.secret, {
       dispatcher: this.agent,
       userAgent: 'pay-webhooks-listen',
       headers: this.options.forwardHeaders,
-      signal: abort.signal,
+      payload: pending.payload,
+      signal: this.flush.signal,
     }).catch(() => undefined);
-    target.inFlight.delete(abort);
+    target.inFlight.delete(pending.event.id);
     // Cut short by stop(): it stays spooled for the next run.
-    if (!attempt) {
-      target.busy.delete(pending.event.id);
-      return;
-    }
+    if (!attempt) return;
     const at = Date.parse(attempt.attempted_at);
     let outcome: DeliveryOutcome = classify(attempt.status_code, attempt.error);
     let retryIn: number | null = null;
     if (outcome === 'delivered' || outcome === 'rejected') {
-      this.finish(pending);
+      this.finish(target, pending);
       if (target.down > 0) {
         // Finished events leave the spool in the next batch: they are not waiting.
         const waiting = this.spool.count(target.url) - this.finished.filter((done) => done.target === target.url).length;
@@ -396,7 +448,7 @@ export class Forwarder {
       target.down = 0;
     } else if (pending.firstAttemptAt !== null && at - pending.firstAttemptAt >= GIVE_UP_AFTER_MS) {
       outcome = 'gave_up';
-      this.finish(pending);
+      this.finish(target, pending);
     } else if (outcome === 'app_down') {
       if (target.down === 0) this.options.sink.notice(`${target.url} is not answering (${attempt.error ?? `HTTP ${attempt.status_code}`}): its events wait in the spool and go out, in order, once it answers.`);
       // The rest of the window failing with it is the same news, not more failed probes.
@@ -404,11 +456,9 @@ export class Forwarder {
       retryIn = backoff(DOWN_BACKOFF_MS, target.down);
       // Still due at once: the oldest event is the probe when the app is back.
       this.spool.retry(pending, at, at);
-      target.busy.delete(pending.event.id);
     } else {
-      retryIn = backoff(EVENT_BACKOFF_MS, pending.attempts + 1);
+      retryIn = backoff(EVENT_BACKOFF_MS, attemptNumber);
       this.spool.retry(pending, at, Date.now() + retryIn);
-      target.busy.delete(pending.event.id);
     }
     const result: DeliveryResult = {
       event_id: pending.event.id,
@@ -417,7 +467,7 @@ export class Forwarder {
       status: attempt.status_code,
       error: attempt.error,
       duration_ms: attempt.duration_ms,
-      attempt: pending.attempts + 1,
+      attempt: attemptNumber,
       outcome,
       retry_in_ms: retryIn === null ? null : Math.round(retryIn),
     };
@@ -433,7 +483,9 @@ export class Forwarder {
     }
   }
 
-  private finish(pending: Pending): void {
+  /** The target is done with the event: it waits no more, and leaves the spool with the next batch. */
+  private finish(target: TargetState, pending: Pending): void {
+    target.waiting.delete(pending.event.id);
     this.finished.push(pending);
     if (this.finished.length === 1) setTimeout(() => this.settleFinished(), SETTLE_MS);
   }
@@ -443,14 +495,6 @@ export class Forwarder {
     const batch = this.finished;
     if (batch.length === 0 || this.spoolClosed) return;
     this.finished = [];
-    const settled = this.spool.done(batch);
-    const touched = new Set<TargetState>();
-    for (const pending of batch) {
-      const target = this.targets.get(pending.target);
-      target?.busy.delete(pending.event.id);
-      if (target) touched.add(target);
-    }
-    this.acknowledge(settled);
-    for (const target of touched) if (target.down === 0) this.pump(target);
+    this.acknowledge(this.spool.done(batch));
   }
 }

@@ -77,4 +77,36 @@ describe('pay webhooks listen never loses an event', () => {
     expect(await second.exited()).toBe(0);
     expect(second.stderr()).toMatch(/Stopped\./);
   }, 90_000);
+
+  it('loses none of the deliveries in flight when it is killed: each one the app did not answer goes out again', async () => {
+    const args = ['webhooks', 'listen', '--forward-to', app.url('/held'), '--json'];
+    const first = sb.spawn(args);
+    await first.line(/"type":"ready"/);
+    // The app takes the requests and holds every answer: a full window of 16 in flight.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    app.respond = async () => {
+      await released;
+      return 200;
+    };
+    const before = app.received.length;
+    await createEvents(20);
+    await app.waitFor(() => app.received.length - before === 16, 30_000, 'a full window of requests');
+    const inFlight = app.received.slice(before).map((r) => r.id);
+
+    first.signal('SIGKILL');
+    await first.exited();
+    app.respond = () => 200;
+    release(); // answers that listen, dead, never reads
+
+    const restartedAt = app.received.length;
+    const second = sb.spawn(args);
+    await second.line(/"type":"ready"/);
+    const created = (await allEventIds()).slice(0, 20);
+    await app.waitFor(() => created.every((id) => app.received.slice(restartedAt).some((r) => r.id === id)), 30_000, 'every event delivered again or for the first time');
+    // The 16 unanswered ones were still waiting, as were the 4 the window had no room for.
+    expect(inFlight.every((id) => created.includes(id))).toBe(true);
+    second.signal('SIGINT');
+    expect(await second.exited()).toBe(0);
+  }, 90_000);
 });

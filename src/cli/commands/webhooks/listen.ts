@@ -85,6 +85,7 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
   const { listenIdentity } = await import('../../../webhooks/identity.js');
   const identity = listenIdentity(profile, await f.profiles());
   const { Forwarder } = await import('../../../webhooks/forwarder.js');
+  const sink = listenSink(f.io, { printSecret: options.printSecret });
   const forwarder = new Forwarder({
     baseUrl: client.baseUrl,
     headers: client.authHeaders(),
@@ -100,12 +101,19 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
     giveUpAfterMs: options.giveUpAfter,
     exitAfterIdleMs: options.exitAfterIdle,
     maxEvents: options.maxEvents,
-    sink: listenSink(f.io, { printSecret: options.printSecret }),
+    sink,
   });
   const running = forwarder.run();
-  await Promise.race([running, interrupted]);
-  const waiting = await forwarder.stop();
-  const ended = await running;
+  let waiting: number;
+  let ended: RunEnd;
+  try {
+    await Promise.race([running, interrupted]);
+    waiting = await forwarder.stop();
+    ended = await running;
+  } finally {
+    // The lines of the last turn, before the stopped line or the error.
+    sink.flush();
+  }
   const failed = forwarder.failures();
   if (f.io.json) f.io.printJSONLine({ type: 'stopped', reason: ended, events: forwarder.settled, waiting, failed });
   const why = stopReason(ended, options, forwarder.settled);
