@@ -14,11 +14,15 @@ export interface SqliteOptions {
    * Durability off the calling thread, for a server answering requests: commits do not
    * wait for the disk (synchronous = NORMAL); the WAL is fdatasync'd after every commit
    * on libuv's pool (what synchronous = FULL does inside COMMIT), after-commit callbacks
-   * and `durable()` wait for it, and WAL checkpoints run in a worker (Checkpointer), not
-   * inside whichever COMMIT crosses the automatic threshold. Without it, a commit's
-   * callbacks run as soon as it returns.
+   * and `durable()` wait for it, and WAL checkpoints run off the thread too
+   * (`checkpointOffThread`). Without it, a commit's callbacks run as soon as it returns.
    */
   syncOffThread?: boolean;
+  /**
+   * WAL checkpoints in a worker (Checkpointer), not inside whichever COMMIT crosses
+   * SQLite's automatic threshold (two fsyncs, milliseconds, stalling everything behind it).
+   */
+  checkpointOffThread?: boolean;
 }
 
 /**
@@ -62,7 +66,7 @@ export class Sqlite {
     if (file !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
     this.syncOffThread = options.syncOffThread === true && file !== ':memory:';
-    if (this.syncOffThread) {
+    if ((this.syncOffThread || options.checkpointOffThread === true) && file !== ':memory:') {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');
       this.checkpointer = new Checkpointer(file, () => {
         this.outsideGroup();
@@ -212,6 +216,7 @@ export class Sqlite {
       }
       for (const waiter of waiters) waiter.resolve();
     };
+    this.checkpointer?.committed();
     if (!this.syncOffThread) return done();
     this.synced = new Promise<void>((resolve, reject) => {
       this.unsynced.push((error) => {
@@ -227,7 +232,6 @@ export class Sqlite {
     // Its waiters are told; a caller of durable() sees the failure through its own promise.
     this.synced.catch(() => undefined);
     if (!this.syncing) this.sync();
-    this.checkpointer?.committed();
   }
 
   /**

@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Event } from '../domain/events.js';
 import { Sqlite } from '../infra/sqlite.js';
-import { Checkpointer } from '../infra/sqlite-checkpointer.js';
 
 /** One event waiting to reach one target: a row of the spool, mirrored as it changes. */
 export interface Pending {
@@ -62,23 +61,18 @@ interface PendingRow {
  */
 export class Spool {
   private readonly db: Sqlite;
-  private readonly checkpointer: Checkpointer;
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    this.db = new Sqlite(file);
+    // SQLite's own checkpoints stalled every ~125th event (two fsyncs, 3-10 ms); commits
+    // themselves still do not wait for the disk.
+    this.db = new Sqlite(file, { checkpointOffThread: true });
     this.db.exec(SCHEMA);
-    // WAL checkpoints in a worker: inside a COMMIT, SQLite's own stalled every ~125th event
-    // one at a time (two fsyncs, 3-10 ms); commits themselves still do not wait for the disk.
-    this.db.exec('PRAGMA wal_autocheckpoint = 0');
-    this.checkpointer = new Checkpointer(file, () => this.db.exec('PRAGMA wal_checkpoint(RESTART)'));
   }
 
-  /** Every change goes through here: one transaction, then a checkpoint soon. */
+  /** Every change goes through here: one transaction. */
   private write<T>(fn: () => T): T {
-    const result = this.db.transaction(fn);
-    this.checkpointer.committed();
-    return result;
+    return this.db.transaction(fn);
   }
 
   private state(key: string): string | undefined {
@@ -154,7 +148,6 @@ export class Spool {
   }
 
   close(): void {
-    this.checkpointer.close();
     this.db.close();
   }
 }
