@@ -4,9 +4,9 @@ import {
   addDays,
   compareDates,
   dateOf,
-  dueDate,
   dueDates,
   dueInstant,
+  firstDueAfter,
   firstIndexOnOrAfter,
   INTERVAL_UNITS,
   isValidDate,
@@ -62,7 +62,7 @@ describe('dueDate', () => {
 
   it('dueDates starts at fromIndex', () => {
     expect(dueDates('2027-01-31', 'month', 1, 2, 3)).toEqual(['2027-04-30', '2027-05-31']);
-    expect(dueDate('2027-01-31', 'month', 1, 13)).toBe('2028-02-29');
+    expect(dueDates('2027-01-31', 'month', 1, 1, 13)).toEqual(['2028-02-29']);
   });
 });
 
@@ -112,13 +112,16 @@ describe('schedule properties', () => {
     );
   });
 
-  it('firstIndexOnOrAfter agrees with a linear scan', () => {
+  it('firstIndexOnOrAfter and firstDueAfter agree with a linear scan', () => {
+    const nthDate = (anchor: string, unit: (typeof INTERVAL_UNITS)[number], count: number, k: number) => dueDates(anchor, unit, count, 1, k)[0]!;
     fc.assert(
       fc.property(anchorArb, unitArb, countArb, fc.integer({ min: -400, max: 30 * 365 }), (anchor, unit, count, offset) => {
         const date = addDays(anchor, offset);
         let k = 0;
-        while (compareDates(dueDate(anchor, unit, count, k), date) < 0) k++;
+        while (compareDates(nthDate(anchor, unit, count, k), date) < 0) k++;
         expect(firstIndexOnOrAfter(anchor, unit, count, date)).toBe(k);
+        const after = compareDates(nthDate(anchor, unit, count, k), date) === 0 ? k + 1 : k;
+        expect(firstDueAfter(anchor, unit, count, date)).toBe(nthDate(anchor, unit, count, after));
       }),
     );
   });

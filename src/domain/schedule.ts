@@ -1,4 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
+import { toInstant } from '../infra/time.js';
 
 // Billing schedule of a subscription (spec section 2, DESIGN section 5). Dates are
 // YYYY-MM-DD calendar dates, all UTC.
@@ -14,11 +15,6 @@ function nth(anchor: Temporal.PlainDate, unit: IntervalUnit, count: number, k: n
   return anchor.add({ [DURATION_FIELD[unit]]: k * count }, { overflow: 'constrain' });
 }
 
-/** Due date of payment k (k = 0 is the anchor). A missing day falls on the month's last day. */
-export function dueDate(anchor: string, unit: IntervalUnit, count: number, k: number): string {
-  return nth(Temporal.PlainDate.from(anchor), unit, count, k).toString();
-}
-
 /** n consecutive due dates, starting with payment fromIndex. */
 export function dueDates(anchor: string, unit: IntervalUnit, count: number, n: number, fromIndex = 0): string[] {
   const start = Temporal.PlainDate.from(anchor);
@@ -27,12 +23,21 @@ export function dueDates(anchor: string, unit: IntervalUnit, count: number, n: n
 
 /** Smallest k whose due date is on or after date. */
 export function firstIndexOnOrAfter(anchor: string, unit: IntervalUnit, count: number, date: string): number {
-  const start = Temporal.PlainDate.from(anchor);
-  const target = Temporal.PlainDate.from(date);
+  return firstOnOrAfter(Temporal.PlainDate.from(anchor), unit, count, Temporal.PlainDate.from(date)).k;
+}
+
+/** The first due date strictly after date: the next payment once date's is made. */
+export function firstDueAfter(anchor: string, unit: IntervalUnit, count: number, date: string): string {
+  const target = Temporal.PlainDate.from(date).add({ days: 1 });
+  return firstOnOrAfter(Temporal.PlainDate.from(anchor), unit, count, target).date.toString();
+}
+
+function firstOnOrAfter(start: Temporal.PlainDate, unit: IntervalUnit, count: number, target: Temporal.PlainDate): { k: number; date: Temporal.PlainDate } {
   // Exact for weeks. For months and years it never overshoots (date k-1 lies in an
   // earlier month) and is one short when date k is in target's month on an earlier day.
   const k = Math.max(0, Math.ceil(unitsBetween(start, target, unit) / count));
-  return Temporal.PlainDate.compare(nth(start, unit, count, k), target) < 0 ? k + 1 : k;
+  const date = nth(start, unit, count, k);
+  return Temporal.PlainDate.compare(date, target) < 0 ? { k: k + 1, date: nth(start, unit, count, k + 1) } : { k, date };
 }
 
 function unitsBetween(start: Temporal.PlainDate, end: Temporal.PlainDate, unit: IntervalUnit): number {
@@ -69,5 +74,6 @@ export function compareDates(a: string, b: string): number {
 
 /** UTC calendar date of an ISO 8601 date-time with an offset or Z. */
 export function dateOf(instant: string): string {
-  return Temporal.Instant.from(instant).toZonedDateTimeISO('UTC').toPlainDate().toString();
+  // The time module's normalisation: a billing engine asks this once a payment, and a Temporal.Instant costs ten times more.
+  return toInstant(instant).slice(0, 10);
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualScheduler } from '../../test/support/manual-scheduler.js';
 import { addDays, dueInstant } from '../domain/schedule.js';
 import { realScheduler } from '../infra/time.js';
 import { TestClock } from './clock.js';
@@ -70,12 +71,13 @@ describe('TestClock.advance', () => {
     expect(clock.now(account.id)).toBe('2030-01-01T00:00:00Z');
   });
 
-  it('commits each step with its clock move, so a failure keeps the steps before it', async () => {
+  it('commits each step with its clock move, so a failure keeps the steps before it, even within one batch', async () => {
+    // Time standing still: the steps would all share one transaction, so the batch's steps
+    // run again one per transaction. The work keeps its state in the database, as real work does.
+    clock = new TestClock(store, new ManualScheduler(0));
     const days = Array.from({ length: 5 }, (_, i) => dueInstant(addDays('2030-01-02', i)));
-    const work = new ListedWork(days);
-    clock.register(work);
     clock.register({
-      nextDue: () => undefined,
+      nextDue: (ctx) => days.find((day) => Date.parse(day) > Date.parse(ctx.now)),
       run: (ctx) => {
         if (ctx.now === days[3]) throw new Error('crash at the fourth step');
         store.objects.insert(account.id, { id: store.objects.newId('customer'), object: 'customer', created: ctx.now, livemode: false });
@@ -86,7 +88,29 @@ describe('TestClock.advance', () => {
     expect(store.objects.list(account.id, 'customer', { limit: 10 }).data.map((c) => c.created)).toEqual(days.slice(0, 3).reverse());
   });
 
-  it('answers other work between its steps, and refuses a second advance of the same account meanwhile', async () => {
+  it('shares a transaction between steps until batchMs of real time has passed, then commits', async () => {
+    const time = new ManualScheduler(0);
+    clock = new TestClock(store, time, 100);
+    const days = Array.from({ length: 7 }, (_, i) => dueInstant(addDays('2030-01-02', i)));
+    const work = new ListedWork(days);
+    clock.register(work);
+    // Each step takes 40 ms: three fit in a batch of 100 ms (the third ends past it).
+    const stepsRunAtCommit: number[] = [];
+    clock.register({
+      nextDue: () => undefined,
+      run: (ctx) => {
+        time.advance(40);
+        ctx.afterCommit(() => stepsRunAtCommit.push(work.ran.length));
+      },
+    });
+    await clock.advance(ctxFor, '2030-01-08T00:00:00Z');
+    expect(stepsRunAtCommit).toEqual([3, 3, 3, 6, 6, 6, 7]);
+    expect(work.ran.map((r) => r.at)).toEqual(days);
+  });
+
+  it('answers other work between its batches, and refuses a second advance of the same account meanwhile', async () => {
+    // A batch of 0 ms: every step commits and yields.
+    clock = new TestClock(store, realScheduler, 0);
     const days = Array.from({ length: 20 }, (_, i) => dueInstant(addDays('2030-01-02', i)));
     clock.register(new ListedWork(days));
     const first = clock.advance(ctxFor, '2030-02-01T00:00:00Z');

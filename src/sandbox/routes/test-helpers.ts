@@ -12,7 +12,7 @@ export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
 
   apiRoute(app, sandbox, 'test_helpers.clock', {}, (ctx) => clockOf(ctx.account.id));
 
-  // One transaction per step of the advance, never one for the whole of it.
+  // The advance commits its steps itself, a batch at a time (TestClock), never all in one transaction.
   apiRoute(app, sandbox, 'test_helpers.clock_advance', { body: ClockAdvance, ownTransactions: true }, async (ctx, { body }) => {
     const to = clockTarget(body, ctx.now);
     await sandbox.clock.advance((now) => sandbox.context(ctx.account, now), to);

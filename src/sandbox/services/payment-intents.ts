@@ -46,8 +46,8 @@ interface NewIntent {
   metadata?: Record<string, string> | undefined;
 }
 
+/** Inserts the intent with its event; callers have checked that its customer_id names a customer. */
 function insertIntent(ctx: ServiceContext, input: NewIntent): PaymentIntent {
-  if (input.customer_id !== undefined) ctx.get<Customer>('customer', input.customer_id, 'customer_id');
   const pm = input.payment_method;
   const customerId = input.customer_id ?? pm?.customer_id ?? null;
   if (pm) checkMethod(ctx, { payment_method_types: input.payment_method_types, capture_method: input.capture_method, customer_id: customerId }, pm);
@@ -95,6 +95,7 @@ function checkMethod(ctx: ServiceContext, intent: Pick<PaymentIntent, 'payment_m
 
 export function createPaymentIntent(ctx: ServiceContext, body: PaymentIntentCreate): PaymentIntent {
   const pm = body.payment_method_id === undefined ? undefined : storedPaymentMethod(ctx, body.payment_method_id, 'payment_method_id');
+  if (body.customer_id !== undefined) ctx.get<Customer>('customer', body.customer_id, 'customer_id');
   const intent = insertIntent(ctx, {
     amount: body.amount,
     currency: body.currency,
@@ -109,7 +110,11 @@ export function createPaymentIntent(ctx: ServiceContext, body: PaymentIntentCrea
   return body.confirm ? declinedThrows(attempt(ctx, intent, pm!)) : intent;
 }
 
-/** Creates and confirms a subscription's payment with its stored method; never throws on a decline. */
+/**
+ * Creates and confirms a subscription's payment with its stored method; never throws on a
+ * decline. Its customer is not looked up again: it was checked when the subscription was
+ * created, it cannot change, and customers are never deleted.
+ */
 export function createAndConfirmForSubscription(
   ctx: ServiceContext,
   input: { amount: number; currency: string; customer_id: string; payment_method_id: string; subscription_id: string; metadata?: Record<string, string> },

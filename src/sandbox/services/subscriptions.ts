@@ -2,7 +2,7 @@ import type { Customer } from '../../domain/customers.js';
 import { ApiError, invalid, invalidState } from '../../domain/errors.js';
 import type { PaymentIntent } from '../../domain/payment-intents.js';
 import type { PaymentMethod } from '../../domain/payment-methods.js';
-import { addDays, compareDates, dateOf, dueDate, dueInstant, firstIndexOnOrAfter } from '../../domain/schedule.js';
+import { compareDates, dateOf, dueInstant, firstDueAfter } from '../../domain/schedule.js';
 import {
   firstPaymentDate,
   statusAfterPayment,
@@ -148,8 +148,7 @@ function attemptPayment(ctx: ServiceContext, subscription: Subscription, paidFor
 
 /** The instant of the first due date strictly after `date`, always from the anchor. */
 function nextPaymentAfter(s: Subscription, date: string): string {
-  const k = firstIndexOnOrAfter(s.billing_cycle_anchor, s.interval_unit, s.interval_count, addDays(date, 1));
-  return dueInstant(dueDate(s.billing_cycle_anchor, s.interval_unit, s.interval_count, k));
+  return dueInstant(firstDueAfter(s.billing_cycle_anchor, s.interval_unit, s.interval_count, date));
 }
 
 function changed(ctx: ServiceContext, subscription: Subscription): Subscription {
