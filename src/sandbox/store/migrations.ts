@@ -126,7 +126,9 @@ export const MIGRATIONS: readonly string[] = [
   // columns (indexed only where a list or the billing engine asks), and their data
   // without key names (Shapes: the key lists live once in shapes); data written before
   // stays JSON text. Events and stored responses store a version's key, not a copy; an
-  // update keeps the version it replaces by trigger, in the same statement.
+  // update keeps the version it replaces by trigger, in the same statement, appended in
+  // the order kept (a subscription billed for years adds versions to an old object: keyed
+  // by object, each would land in the middle of the table).
   // Idempotency rows live in their primary key's B-tree. Events are no longer indexed by
   // type: a type filter reads the account's log in order.
   `
@@ -178,12 +180,12 @@ export const MIGRATIONS: readonly string[] = [
     object_seq INTEGER NOT NULL,
     version INTEGER NOT NULL,
     account INTEGER NOT NULL,
-    data TEXT NOT NULL,
-    PRIMARY KEY (object_seq, version)
-  ) WITHOUT ROWID;
+    data TEXT NOT NULL
+  );
   INSERT INTO object_versions_v6 SELECT v.object_seq, v.version, a.key, v.data FROM object_versions v JOIN accounts a ON a.id = v.account;
   DROP TABLE object_versions;
   ALTER TABLE object_versions_v6 RENAME TO object_versions;
+  CREATE UNIQUE INDEX object_versions_by_object ON object_versions(object_seq, version);
   CREATE TRIGGER objects_keep_version BEFORE UPDATE OF data ON objects BEGIN
     INSERT INTO object_versions (object_seq, version, account, data) VALUES (OLD.seq, OLD.version, OLD.account, OLD.data);
   END;
