@@ -64,7 +64,9 @@ export class Sqlite {
     }
     this.db = new DatabaseSync(file);
     if (file !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
-    this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
+    // temp_store: a request's savepoint journal, spilled to a temporary file past 64 KiB,
+    // cost a file created and removed every few requests and half the writes of a commit.
+    this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA temp_store = MEMORY');
     this.syncOffThread = options.syncOffThread === true && file !== ':memory:';
     if ((this.syncOffThread || options.checkpointOffThread === true) && file !== ':memory:') {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');
