@@ -34,12 +34,6 @@ function freeze<T>(value: T): T {
   return value;
 }
 
-/**
- * Resources stored by id, each in its row: `seq` orders lists (newest first) and anchors
- * cursors, so a cursor stays stable while the objects it passed change status; the id
- * names the row (rowId). Data is kept without key names (Shapes); an update keeps the
- * version it replaces in object_versions, for the events and stored responses that name it.
- */
 /** An object as read, with where it is kept: what the cache of objects read holds. */
 interface Read extends VersionRef {
   account: number;
@@ -51,6 +45,12 @@ interface Read extends VersionRef {
 /** Objects read are kept (frozen) for the next read of them: an app polling an intent, a method every payment names. */
 const CACHED_OBJECTS = 1000;
 
+/**
+ * Resources stored by id, each in its row: `seq` orders lists (newest first) and anchors
+ * cursors, so a cursor stays stable while the objects it passed change status; the id
+ * names the row (rowId). Data is kept without key names (Shapes); an update keeps the
+ * version it replaces in object_versions, for the events and stored responses that name it.
+ */
 export class ObjectStore {
   private nextSeq: number;
   private readonly cache: CommittedCache<number, Read>;
