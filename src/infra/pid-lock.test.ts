@@ -22,6 +22,19 @@ async function deadPid(): Promise<number> {
 }
 
 describe('acquireLock', () => {
+  it('of two takers finding the same stale lock at once, gives it to one alone', async () => {
+    const dead = await deadPid();
+    for (let round = 0; round < 100; round++) {
+      writeFileSync(lock, `${dead}\n`);
+      const outcomes = await Promise.allSettled([acquireLock(lock), acquireLock(lock)]);
+      const taken = outcomes.filter((o) => o.status === 'fulfilled');
+      expect(taken, `round ${round}`).toHaveLength(1);
+      expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { name: 'LockedError', pid: process.pid } });
+      await (taken[0] as PromiseFulfilledResult<() => Promise<void>>).value();
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('holds the lock with this pid, refuses a second taker naming the holder, and releases it', async () => {
     const release = await acquireLock(lock);
     expect(readFileSync(lock, 'utf8').trim()).toBe(String(process.pid));

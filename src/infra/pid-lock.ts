@@ -36,18 +36,43 @@ export async function acquireLock(path: string): Promise<() => Promise<void>> {
         await link(staged, path);
         return () => releaseLock(path);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= MAX_ATTEMPTS) throw error;
       }
       const holder = await readHolder(path);
       if (holder === 'gone') continue;
       if (holder !== 'stale' && processAlive(holder)) throw new LockedError(path, holder);
-      // Stale: removed, then linked anew above. (Two processes finding the same stale
-      // lock within the same instant could both remove it; one resume racing another
-      // right after a crash is the only way there.)
-      await unlink(path).catch(ignoreMissing);
+      await takeOver(path, staged, holder);
     }
   } finally {
     await unlink(staged).catch(ignoreMissing);
+  }
+}
+
+/** How often a taker tries again while the lock changes hands under it. */
+const MAX_ATTEMPTS = 50;
+
+/**
+ * Removes a stale lock (its process is gone) under a second lock, `<path>.takeover`: of
+ * two takers that read the same stale lock, the second to get there would otherwise
+ * remove the lock the first had just taken, and both would hold it. Under the takeover
+ * lock the holder is read again and the lock removed only if it is still the stale one;
+ * the caller then links its own. A takeover lock left by a dead process is removed too.
+ */
+async function takeOver(path: string, staged: string, stale: number | 'stale'): Promise<void> {
+  const takeover = `${path}.takeover`;
+  try {
+    await link(staged, takeover);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const taker = await readHolder(takeover);
+    if (taker === 'stale' || (taker !== 'gone' && !processAlive(taker))) await unlink(takeover).catch(ignoreMissing);
+    else await new Promise((resolve) => setTimeout(resolve, 5));
+    return;
+  }
+  try {
+    if ((await readHolder(path)) === stale) await unlink(path).catch(ignoreMissing);
+  } finally {
+    await unlink(takeover).catch(ignoreMissing);
   }
 }
 
