@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ListenError } from './errors.js';
 import { ENVIRONMENT_PROFILE, type ResolvedProfile } from '../config/resolve.js';
 import type { ProfileStore } from '../config/store.js';
@@ -29,13 +30,36 @@ export function listenIdentity(profile: ResolvedProfile, store: ProfileStore): L
   } else {
     const saved = store.get(profile.name);
     if (!saved) throw new ListenError(`Profile '${profile.name}' is not saved: add it with pay profiles add ${profile.name}.`);
-    secret = saved.listen_secret ?? newWebhookSecret();
-    listenerId = saved.listener_id ?? newListenerId();
-    if (saved.listen_secret !== secret || saved.listener_id !== listenerId) {
+    if (saved.listen_secret !== undefined && saved.listener_id !== undefined) {
+      secret = saved.listen_secret;
+      listenerId = saved.listener_id;
+    } else {
+      ({ secret, listenerId } = claimIdentity(store.dir, profile.name, { secret: saved.listen_secret ?? newWebhookSecret(), listenerId: saved.listener_id ?? newListenerId() }));
       store.set(profile.name, { ...saved, listen_secret: secret, listener_id: listenerId });
     }
   }
   return { secret, listenerId, spoolFile: join(store.dir, 'listen', `${listenerId}.db`) };
+}
+
+/**
+ * The first identity made for a profile, whoever made it: two listens started at once on
+ * a profile that never listened would each make one, and the app would be given a secret
+ * the profile no longer keeps. The first to link its file wins; the other reads it.
+ */
+function claimIdentity(dir: string, profileName: string, candidate: { secret: string; listenerId: string }): { secret: string; listenerId: string } {
+  const file = join(dir, 'listen', `${encodeURIComponent(profileName)}.identity.json`);
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const staged = `${file}.${process.pid}`;
+  // Written whole before it appears under its name (a hard link, as the pid lock's).
+  writeFileSync(staged, JSON.stringify(candidate), { mode: 0o600 });
+  try {
+    linkSync(staged, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(staged);
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as { secret: string; listenerId: string };
 }
 
 /** A new listen secret for the profile; the listener keeps its cursor and spool. */

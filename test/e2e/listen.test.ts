@@ -108,6 +108,24 @@ describe('pay webhooks listen', () => {
     expect(app.received.filter((r) => r.id === id)).toHaveLength(1);
   });
 
+  it('of two first listens of a profile started at once, one forwards with the secret the profile keeps', async () => {
+    // A profile that has never listened, so it has no listen identity yet.
+    const added = await sb.pay(['profiles', 'add', 'fresh', '--base-url', sb.baseUrl, '--account', sb.account, '--api-key', sb.apiKey]);
+    expect(added.exitCode).toBe(0);
+    const env = { PAY_PROFILE: 'fresh' };
+    const both = [sb.spawn(['webhooks', 'listen', '--forward-to', app.url()], { env }), sb.spawn(['webhooks', 'listen', '--forward-to', app.url()], { env })];
+    others.push(...both);
+    const refused = await Promise.race(both.map((p, i) => p.exited().then((code) => ({ i, code }))));
+    expect(refused.code).toBe(5);
+    const forwarding = both[1 - refused.i]!;
+    const ready = await forwarding.line(/^Ready!/);
+    expect(await stop(forwarding)).toBe(0);
+    const again = sb.spawn(['webhooks', 'listen', '--forward-to', app.url(), '--print-secret'], { env });
+    others.push(again);
+    const whole = (await again.line(/^Ready!/)).match(/signing secret (whsec_\S+)/)![1]!;
+    expect(ready).toContain(`${whole.slice(0, 8)}…${whole.slice(-4)}`);
+  });
+
   it('retries an event the app fails or is too slow for, without holding up later ones; a 4xx is final', async () => {
     const slow = await customer();
     const failing = await customer();
