@@ -1,6 +1,8 @@
 import { configDir } from '../config/paths.js';
 import { type ResolvedProfile, resolveProfile } from '../config/resolve.js';
 import { ProfileStore } from '../config/store.js';
+import { readState } from '../config/sandbox-state.js';
+import { processAlive } from '../infra/pid-lock.js';
 import type { Client } from '../client/client.js';
 import type { IO } from './io/io.js';
 import { refusedStart } from './errors.js';
@@ -86,12 +88,28 @@ export class Factory {
     return this.configured();
   }
 
+  /**
+   * Whether the sandbox recorded in the config dir still runs at `baseUrl`: its process is
+   * alive (a file read and a signal 0, no request). A port left by a sandbox that stopped
+   * may now be another program's, which must never be sent the sandbox's key.
+   */
+  private sandboxRunsAt(baseUrl: string): boolean {
+    const state = readState(this.configDir);
+    if (!state || !processAlive(state.pid)) return false;
+    try {
+      return new URL(state.base_url).origin === new URL(baseUrl).origin;
+    } catch {
+      return false;
+    }
+  }
+
   client(): Promise<Client> {
     this.clientPromise ??= (async () => {
       // No health check first: a sandbox that is down is started when a request finds it
-      // so. One never started has no address yet (a new user's first command): start it now.
+      // so. One never started has no address yet (a new user's first command), and one whose
+      // process is gone left an address another program may hold now: start it first.
       const configured = await this.configured();
-      const profile = configured.sandbox && !configured.base_url ? await this.profile() : configured;
+      const profile = configured.sandbox && !(configured.base_url && this.sandboxRunsAt(configured.base_url)) ? await this.profile() : configured;
       const { Client } = await import('../client/client.js');
       const started = (started: ResolvedProfile) => ({ baseUrl: started.base_url, account: started.account, apiKey: started.api_key });
       return new Client({

@@ -1,21 +1,13 @@
 import { spawn } from 'node:child_process';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { sandboxLogFile, sandboxStateFile } from '../config/paths.js';
+import { sandboxLogFile } from '../config/paths.js';
+import { clearState, readState, type SandboxState, writeState } from '../config/sandbox-state.js';
 import { packageFile } from '../infra/package-files.js';
 import { processAlive } from '../infra/pid-lock.js';
 
-export { processAlive };
-
-/** What a running sandbox leaves under the config dir, for stop, status and auto-start. */
-export interface SandboxState {
-  pid: number;
-  base_url: string;
-  account: string;
-  db: string;
-  started: string;
-}
+export { clearState, processAlive, readState, type SandboxState, writeState };
 
 export const DEFAULT_PORT = 12111;
 
@@ -43,22 +35,6 @@ function lastError(log: string): { code: string; message: string; exit_code: num
   return undefined;
 }
 const PAY_BIN = fileURLToPath(packageFile('bin/pay.js'));
-
-export function readState(dir: string): SandboxState | undefined {
-  try {
-    return JSON.parse(readFileSync(sandboxStateFile(dir), 'utf8')) as SandboxState;
-  } catch {
-    return undefined;
-  }
-}
-
-export function writeState(dir: string, state: SandboxState): void {
-  writeFileSync(sandboxStateFile(dir), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-}
-
-export function clearState(dir: string, pid: number): void {
-  if (readState(dir)?.pid === pid) rmSync(sandboxStateFile(dir), { force: true });
-}
 
 export async function healthy(baseUrl: string): Promise<boolean> {
   try {

@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -141,6 +142,54 @@ describe('pay sandbox start --detach | status | stop', () => {
     // The next command finds it where the profile says.
     const next = await runPay(['customers', 'list', '--json'], { env });
     expect({ exit: next.exitCode, stderr: next.stderr }).toEqual({ exit: 0, stderr: '' });
+  });
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('the key of a sandbox that is gone', () => {
+  it('never goes to a program that took its port since: an HTTP command starts the sandbox elsewhere first', async () => {
+    const { dir, env, apiKey } = ciEnv();
+    const started = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);
+    // Gone two ways: stopped (its record removed), then killed (its record left behind).
+    await runPay(['sandbox', 'stop'], { env });
+    const heard: string[] = [];
+    const listenOn = async (url: string) => {
+      const other = createServer((req, res) => {
+        heard.push(JSON.stringify(req.headers));
+        res.statusCode = 500;
+        res.end();
+      });
+      await new Promise<void>((resolve) => other.listen(Number(new URL(url).port), '127.0.0.1', resolve));
+      return other;
+    };
+    for (const gone of ['stopped', 'killed'] as const) {
+      const recorded = config(dir).profiles.sandbox.base_url as string;
+      const other = await listenOn(recorded);
+      try {
+        const listed = await runPay(['customers', 'list', '--json'], { env });
+        expect(listed.exitCode, `${gone}: ${listed.stderr}`).toBe(0);
+        expect(listed.stderr).toContain(`Port ${new URL(recorded).port} is in use: starting it on a free port instead`);
+        expect(heard.filter((headers) => headers.includes(apiKey)), gone).toEqual([]);
+        expect(heard, gone).toEqual([]);
+      } finally {
+        other.close();
+      }
+      if (gone === 'stopped') {
+        const { pid } = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8')) as { pid: number };
+        process.kill(pid, 'SIGKILL');
+        // Its port is free once the process is gone.
+        while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    expect(started.base_url).not.toBe(config(dir).profiles.sandbox.base_url);
   });
 });
 

@@ -1,0 +1,27 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { sandboxStateFile } from './paths.js';
+
+/** What a running sandbox leaves under the config dir, for stop, status and auto-start. */
+export interface SandboxState {
+  pid: number;
+  base_url: string;
+  account: string;
+  db: string;
+  started: string;
+}
+
+export function readState(dir: string): SandboxState | undefined {
+  try {
+    return JSON.parse(readFileSync(sandboxStateFile(dir), 'utf8')) as SandboxState;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeState(dir: string, state: SandboxState): void {
+  writeFileSync(sandboxStateFile(dir), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+}
+
+export function clearState(dir: string, pid: number): void {
+  if (readState(dir)?.pid === pid) rmSync(sandboxStateFile(dir), { force: true });
+}
