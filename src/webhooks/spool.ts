@@ -70,11 +70,6 @@ export class Spool {
     this.db.exec(SCHEMA);
   }
 
-  /** Every change goes through here: one transaction. */
-  private write<T>(fn: () => T): T {
-    return this.db.transaction(fn);
-  }
-
   private state(key: string): string | undefined {
     return this.db.get<{ value: string }>('SELECT value FROM state WHERE key = ?', key)?.value;
   }
@@ -88,7 +83,7 @@ export class Spool {
   }
 
   set cursor(id: string) {
-    this.write(() => this.setState('cursor', id));
+    this.db.transaction(() => this.setState('cursor', id));
   }
 
   /**
@@ -97,7 +92,7 @@ export class Spool {
    * event already waiting for a target is not doubled. Returns the rows it added, in order.
    */
   receive(batch: readonly Received[]): Pending[] {
-    return this.write(() => {
+    return this.db.transaction(() => {
       const added: Pending[] = [];
       let cursor: string | undefined;
       for (const { event, payload, targets, inOrder } of batch) {
@@ -124,13 +119,13 @@ export class Spool {
     pending.attempts++;
     pending.firstAttemptAt ??= attemptedAt;
     pending.nextAttemptAt = retryAt;
-    this.write(() => this.db.run('UPDATE pending SET attempts = ?, first_attempt_at = ?, next_attempt_at = ? WHERE seq = ?', pending.attempts, pending.firstAttemptAt, retryAt, pending.seq));
+    this.db.transaction(() => this.db.run('UPDATE pending SET attempts = ?, first_attempt_at = ?, next_attempt_at = ? WHERE seq = ?', pending.attempts, pending.firstAttemptAt, retryAt, pending.seq));
   }
 
   /** Targets are done with these events, in one transaction of two statements: the ids of those no target still waits for. */
   done(finished: readonly Pending[]): string[] {
     if (finished.length === 0) return [];
-    return this.write(() => {
+    return this.db.transaction(() => {
       this.db.run('DELETE FROM pending WHERE seq IN (SELECT value FROM json_each(?))', JSON.stringify(finished.map((pending) => pending.seq)));
       const ids = JSON.stringify([...new Set(finished.map((pending) => pending.event.id))]);
       return this.db
