@@ -12,8 +12,8 @@ export class ListenError extends Error {
 export class ListenerRunningError extends LockedError {
   override name = 'ListenerRunningError';
 
-  constructor(locked: LockedError) {
+  constructor(locked: LockedError, advice = 'stop it first, or use another profile.') {
     super(locked.path, locked.pid);
-    this.message = `Another pay webhooks listen for this profile is running (pid ${locked.pid}): stop it first, or use another profile.`;
+    this.message = `Another pay webhooks listen for this profile is running (pid ${locked.pid}): ${advice}`;
   }
 }

@@ -1,9 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ListenError } from './errors.js';
+import { ListenError, ListenerRunningError } from './errors.js';
+import type { Profile } from '../config/profile.js';
 import { ENVIRONMENT_PROFILE, type ResolvedProfile } from '../config/resolve.js';
 import type { ProfileStore } from '../config/store.js';
+import { acquireLock, LockedError } from '../infra/pid-lock.js';
 import { newWebhookSecret } from '../infra/webhook-signing.js';
 
 /** Who a profile's `listen` is: its signing secret, its cursor's id at the service, its spool. */
@@ -14,6 +16,10 @@ export interface ListenIdentity {
 }
 
 const newListenerId = () => `lsn_${randomBytes(12).toString('hex')}`;
+
+/** Where a profile's first listen claims its identity (claimIdentity), and a listener's spool. */
+const claimFile = (dir: string, profileName: string) => join(dir, 'listen', `${encodeURIComponent(profileName)}.identity.json`);
+const spoolFileOf = (dir: string, listenerId: string) => join(dir, 'listen', `${listenerId}.db`);
 
 /**
  * The profile's listen identity, made once and kept in the profile, so the app's secret
@@ -33,12 +39,14 @@ export function listenIdentity(profile: ResolvedProfile, store: ProfileStore): L
     if (saved.listen_secret !== undefined && saved.listener_id !== undefined) {
       secret = saved.listen_secret;
       listenerId = saved.listener_id;
+      // The claim has done its work once the profile keeps the identity: no second copy of the secret stays behind.
+      rmSync(claimFile(store.dir, profile.name), { force: true });
     } else {
-      ({ secret, listenerId } = claimIdentity(store.dir, profile.name, { secret: saved.listen_secret ?? newWebhookSecret(), listenerId: saved.listener_id ?? newListenerId() }));
+      ({ secret, listenerId } = claimIdentity(store, profile.name, { secret: saved.listen_secret ?? newWebhookSecret(), listenerId: saved.listener_id ?? newListenerId() }));
       store.set(profile.name, { ...saved, listen_secret: secret, listener_id: listenerId });
     }
   }
-  return { secret, listenerId, spoolFile: join(store.dir, 'listen', `${listenerId}.db`) };
+  return { secret, listenerId, spoolFile: spoolFileOf(store.dir, listenerId) };
 }
 
 /**
@@ -46,8 +54,8 @@ export function listenIdentity(profile: ResolvedProfile, store: ProfileStore): L
  * a profile that never listened would each make one, and the app would be given a secret
  * the profile no longer keeps. The first to link its file wins; the other reads it.
  */
-function claimIdentity(dir: string, profileName: string, candidate: { secret: string; listenerId: string }): { secret: string; listenerId: string } {
-  const file = join(dir, 'listen', `${encodeURIComponent(profileName)}.identity.json`);
+function claimIdentity(store: ProfileStore, profileName: string, candidate: { secret: string; listenerId: string }): { secret: string; listenerId: string } {
+  const file = claimFile(store.dir, profileName);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const staged = `${file}.${process.pid}`;
   // Written whole before it appears under its name (a hard link, as the pid lock's).
@@ -59,7 +67,42 @@ function claimIdentity(dir: string, profileName: string, candidate: { secret: st
   } finally {
     unlinkSync(staged);
   }
+  // The winner saved it in the profile already, and a later listen removed the claim: the profile's is the one.
+  const kept = store.get(profileName);
+  if (kept?.listen_secret !== undefined && kept.listener_id !== undefined) return { secret: kept.listen_secret, listenerId: kept.listener_id };
   return JSON.parse(readFileSync(file, 'utf8')) as { secret: string; listenerId: string };
+}
+
+/**
+ * The listen identity a profile saved over `saved` keeps: the same account's (a new key,
+ * the sandbox on another port), so the app's signing secret stays what it was. For
+ * another account, the old identity goes, with the events its spool still holds for the
+ * old account (refused while a listen of it runs); the next listen makes a new one.
+ */
+export async function keptListenIdentity(dir: string, name: string, saved: Profile | undefined, account: string): Promise<Pick<Profile, 'listen_secret' | 'listener_id'>> {
+  if (saved?.account === account) return { listen_secret: saved.listen_secret, listener_id: saved.listener_id };
+  await forgetListenIdentity(dir, name, saved, 'stop it before replacing the profile.');
+  return {};
+}
+
+/**
+ * Removes what a profile's listen keeps on disk: its claim (a copy of the secret) and its
+ * spool (events not yet forwarded, with customers' details). Refused, changing nothing,
+ * while a listen of the profile runs: it holds the spool's lock.
+ */
+export async function forgetListenIdentity(dir: string, name: string, saved: Profile | undefined, advice = 'stop it before removing the profile.'): Promise<void> {
+  const spool = saved?.listener_id === undefined ? undefined : spoolFileOf(dir, saved.listener_id);
+  if (spool !== undefined && existsSync(dirname(spool))) {
+    const release = await acquireLock(`${spool}.lock`).catch((error: unknown) => {
+      throw error instanceof LockedError ? new ListenerRunningError(error, advice) : error;
+    });
+    try {
+      for (const file of [spool, `${spool}-wal`, `${spool}-shm`]) rmSync(file, { force: true });
+    } finally {
+      await release();
+    }
+  }
+  rmSync(claimFile(dir, name), { force: true });
 }
 
 /** A new listen secret for the profile; the listener keeps its cursor and spool. */

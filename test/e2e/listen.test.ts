@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -124,6 +124,64 @@ describe('pay webhooks listen', () => {
     others.push(again);
     const whole = (await again.line(/^Ready!/)).match(/signing secret (whsec_\S+)/)![1]!;
     expect(ready).toContain(`${whole.slice(0, 8)}…${whole.slice(-4)}`);
+  });
+
+  describe('a profile\'s listen identity lives and goes with the profile', () => {
+    const config = () => JSON.parse(readFileSync(join(sb.configDir, 'config.json'), 'utf8')).profiles as Record<string, { api_key?: string; listen_secret?: string; listener_id?: string }>;
+    /** Every file `listen` keeps for profiles, by name, with its bytes. */
+    const listenFiles = () => {
+      const listenDir = join(sb.configDir, 'listen');
+      return existsSync(listenDir) ? readdirSync(listenDir).map((name) => ({ name, bytes: readFileSync(join(listenDir, name)).toString('latin1') })) : [];
+    };
+    const add = (name: string, account = sb.account, apiKey = sb.apiKey) => sb.pay(['profiles', 'add', name, '--base-url', sb.baseUrl, '--account', account, '--api-key', apiKey]);
+    /** One listen of the profile until Ready: its whole secret. */
+    async function secretOf(name: string): Promise<string> {
+      const listener = listen(['--forward-to', app.url(), '--print-secret'], { PAY_PROFILE: name });
+      const secret = (await listener.line(/^Ready!/)).match(/signing secret (whsec_\S+)/)![1]!;
+      expect(await stop(listener)).toBe(0);
+      return secret;
+    }
+
+    it('removing it removes its secret and its spool, and is refused while its listen runs', async () => {
+      expect((await add('roamer')).exitCode).toBe(0);
+      const first = await secretOf('roamer');
+      const listenerId = config().roamer!.listener_id!;
+      expect(listenFiles().some((f) => f.name.startsWith(listenerId))).toBe(true);
+      // Saved again with the same account (a new key, say): the app's secret stays.
+      expect((await add('roamer')).exitCode).toBe(0);
+      expect(await secretOf('roamer')).toBe(first);
+
+      const running = listen(['--forward-to', app.url()], { PAY_PROFILE: 'roamer' });
+      await running.line(/^Ready!/);
+      const refused = await sb.pay(['profiles', 'remove', 'roamer']);
+      expect(refused.exitCode).toBe(5);
+      expect(refused.stderr).toMatch(/Another pay webhooks listen for this profile is running \(pid \d+\): stop it before removing the profile\./);
+      expect(config().roamer?.listen_secret).toBe(first);
+      expect(await stop(running)).toBe(0);
+
+      expect((await sb.pay(['profiles', 'remove', 'roamer'])).exitCode).toBe(0);
+      expect(listenFiles().filter((f) => f.name.includes(listenerId) || f.name.startsWith('roamer') || f.bytes.includes(first))).toEqual([]);
+      expect(readFileSync(join(sb.configDir, 'config.json'), 'utf8')).not.toContain(first);
+      // Added again under the same name, it is a new profile: a new secret, never the old one.
+      expect((await add('roamer')).exitCode).toBe(0);
+      expect(await secretOf('roamer')).not.toBe(first);
+    });
+
+    it('saved over with another account, it gets a new identity and the old one\'s spool goes', async () => {
+      const other = await sb.pay(['sandbox', 'accounts', 'add', '--name', 'other-account', '--json']);
+      expect(other.exitCode, other.stderr).toBe(0);
+      const { account } = JSON.parse(other.stdout) as { account: string };
+      const otherKey = (config()['other-account'] as { api_key?: string }).api_key!;
+      expect((await add('mover')).exitCode).toBe(0);
+      const first = await secretOf('mover');
+      const listenerId = config().mover!.listener_id!;
+      expect((await add('mover', account, otherKey)).exitCode).toBe(0);
+      expect(config().mover).not.toHaveProperty('listen_secret');
+      expect(listenFiles().filter((f) => f.name.includes(listenerId) || f.bytes.includes(first))).toEqual([]);
+      const second = await secretOf('mover');
+      expect(second).not.toBe(first);
+      expect(config().mover!.listener_id).not.toBe(listenerId);
+    });
   });
 
   it('retries an event the app fails or is too slow for, without holding up later ones; a 4xx is final', async () => {

@@ -38,8 +38,10 @@ export const add = defineCommand({
       const { field, message, missing } = checked.problem;
       throw new UsageError(missing ? `Missing ${flagOf(field)}: it is required.` : `Invalid ${flagOf(field)}: ${message}.`);
     }
-    const { profile } = checked;
     const store = await f.profiles();
+    // Replacing a profile of the same account keeps its listen secret (the app's stays valid).
+    const { keptListenIdentity } = await import('../../../webhooks/identity.js');
+    const profile = { ...checked.profile, ...(await keptListenIdentity(store.dir, name, store.get(name), checked.profile.account)) };
     store.set(name, profile);
     if (options.default || store.defaultName() === undefined) store.setDefault(name);
     const shown = shownProfile(name, profile, store.defaultName() === name);

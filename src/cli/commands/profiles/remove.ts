@@ -3,13 +3,18 @@ import { UsageError } from '../../errors.js';
 
 export const remove = defineCommand({
   name: 'remove',
-  description: 'Remove a profile',
+  description: 'Remove a profile, with its listen secret and spooled events',
   args: { name: arg.required('<name>', 'Profile name') },
   examples: ['pay profiles remove staging'],
   fields: ['removed'],
   async run(options, f) {
     const store = await f.profiles();
-    if (!store.remove(options.name)) throw new UsageError(`No profile named '${options.name}'.`);
+    const saved = store.get(options.name);
+    if (!saved) throw new UsageError(`No profile named '${options.name}'.`);
+    // Its listen secret and the events its listen spooled go with it.
+    const { forgetListenIdentity } = await import('../../../webhooks/identity.js');
+    await forgetListenIdentity(store.dir, options.name, saved);
+    store.remove(options.name);
     if (f.io.json) return f.io.printJSON({ removed: options.name });
     f.io.success(`Removed profile '${options.name}'.`);
   },

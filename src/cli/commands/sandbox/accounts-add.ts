@@ -37,7 +37,9 @@ export async function run(options: AccountsAddOptions, f: Factory): Promise<void
   const created = await client.call<{ id: string }>('test_helpers.accounts_create', { body });
   const name = options.name ?? created.id;
   const profiles = await f.profiles();
-  profiles.set(name, { base_url: profile.base_url, account: created.id, api_key: apiKey, header_prefix: profile.header_prefix, sandbox: true });
+  const { keptListenIdentity } = await import('../../../webhooks/identity.js');
+  const kept = await keptListenIdentity(profiles.dir, name, profiles.get(name), created.id);
+  profiles.set(name, { base_url: profile.base_url, account: created.id, api_key: apiKey, header_prefix: profile.header_prefix, sandbox: true, ...kept });
   const shown = { profile: name, account: created.id, api_key: maskSecret(apiKey), base_url: profile.base_url };
   if (f.io.json) return f.io.printJSON(shown);
   f.io.success(`Added account ${created.id} as profile '${name}'. Use it with: --profile ${name}`);

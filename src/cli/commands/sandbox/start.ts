@@ -99,6 +99,9 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   // CI brings its own account and key (never printed); otherwise the profile's, made once.
   const account = f.env.PAY_SANDBOX_ACCOUNT || saved?.account;
   const apiKey = f.env.PAY_SANDBOX_API_KEY || saved?.api_key || newApiKey();
+  // Another account (PAY_SANDBOX_ACCOUNT) leaves the old one's listen identity behind, before anything starts.
+  const { keptListenIdentity } = await import('../../../webhooks/identity.js');
+  const kept = account === undefined ? {} : await keptListenIdentity(profiles.dir, SANDBOX_PROFILE, saved, account);
 
   // A long-running server: V8 would otherwise double its young generation under load and
   // keep it (RSS up ~30 MB for nothing live); the heap snapshot stays flat either way.
@@ -121,7 +124,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const listening = wildcard ? actual : undefined;
   const baseUrl = wildcard ? `http://127.0.0.1:${bound.port}` : new URL(address).origin;
 
-  profiles.set(SANDBOX_PROFILE, { ...saved, base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true });
+  profiles.set(SANDBOX_PROFILE, { base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true, ...kept });
   if (profiles.defaultName() === undefined) profiles.setDefault(SANDBOX_PROFILE);
   daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, started: new Date().toISOString() });
   printReady(f, { base_url: baseUrl, ...(listening && { listening }), account: created.id, pid: process.pid }, false);
