@@ -75,6 +75,24 @@ describe('idempotency', () => {
     expect(later.headers['idempotent-replayed']).toBeUndefined();
     expect(later.body.id).not.toBe(first.body.id);
   });
+
+  it('a record is deleted once the test clock moves a day past it, and kept until then', async () => {
+    const c = auth('acct_forget', 'sk_test_pipeline_forget_abcdefghij');
+    server.sandbox.addAccount({ id: 'acct_forget', apiKey: c['pay-api-key'] });
+    const stored = (key: string) => server.sandbox.store.db.all("SELECT key FROM idempotency WHERE key = ?", key).length;
+    const headers = { ...c, 'idempotency-key': 'key-forgotten' };
+    const first = await call('POST', '/v1/customers', { headers, body: {} });
+    const advance = (to: string) => call('POST', '/v1/test-helpers/clock/advance', { headers: c, body: { to } });
+    expect((await advance('2030-01-15T23:59:59.999Z')).status).toBe(200);
+    expect(stored('key-forgotten')).toBe(1);
+    const replay = await call('POST', '/v1/customers', { headers, body: {} });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.id).toBe(first.body.id);
+    expect((await advance('2030-01-16T00:00:00.000Z')).status).toBe(200);
+    expect(stored('key-forgotten')).toBe(0);
+    // Another account's records wait for its own clock.
+    expect(stored('key-shared')).toBe(2);
+  });
 });
 
 describe('authentication (DESIGN.md section 4)', () => {

@@ -5,8 +5,8 @@ import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
 import { ApiError, clip, parseOrThrow } from '../domain/errors.js';
 import type { ObjectKind } from '../domain/ids.js';
 import { REDACTED_HEADER, SHOWN_ONCE } from '../domain/secrets.js';
-import { DAY_MS, msOf } from '../infra/time.js';
 import type { Account } from './store/accounts.js';
+import { idempotencyExpired } from './store/idempotency.js';
 import type { Sandbox } from './sandbox.js';
 import type { ServiceContext } from './services/context.js';
 
@@ -93,8 +93,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
     const replay = (ctx: ServiceContext): Outcome | undefined => {
       if (key === undefined) return undefined;
       const stored = sandbox.store.idempotency.find(account.id, key);
-      // Keys are kept a day of test-clock time.
-      if (!stored || msOf(ctx.now) - msOf(stored.created) >= DAY_MS) return undefined;
+      if (!stored || idempotencyExpired(stored.created, ctx.now)) return undefined;
       if (stored.method !== method || stored.path !== requestPath || stored.body_hash !== bodyHash) {
         throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${clip(key)}' was already used with a different request; use a new key for a new request.`);
       }

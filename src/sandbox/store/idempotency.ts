@@ -1,4 +1,5 @@
 import type { BaseObject } from '../../domain/common.js';
+import { DAY_MS, msOf } from '../../infra/time.js';
 import type { AccountStore } from './accounts.js';
 import type { Database } from './db.js';
 import { type ObjectStore, versionData } from './objects.js';
@@ -12,6 +13,9 @@ export interface StoredResponse {
   response: string;
   created: string;
 }
+
+/** A key is kept a day of test-clock time: older, it is as if never used (DESIGN section 4). */
+export const idempotencyExpired = (created: string, now: string) => msOf(now) - msOf(created) >= DAY_MS;
 
 interface ResponseRow extends Omit<StoredResponse, 'response'> {
   response: string | null;
@@ -49,6 +53,14 @@ export class IdempotencyStore {
       this.accounts.keyOf(account), key, record.method, record.path, record.body_hash, record.status, record.created,
       version?.seq ?? null, version?.version ?? null, version ? null : record.response,
     );
+  }
+
+  /**
+   * Deletes the account's records expired at `now` (idempotencyExpired): the test clock,
+   * which alone expires them, has moved past them, and nothing reads them again.
+   */
+  forgetExpired(account: string, now: string): void {
+    this.db.run("DELETE FROM idempotency WHERE account = ? AND unixepoch(created, 'subsec') * 1000 <= ?", this.accounts.keyOf(account), msOf(now) - DAY_MS);
   }
 
   clear(account: string): void {
