@@ -2,7 +2,7 @@ import { configDir } from '../config/paths.js';
 import { type ResolvedProfile, resolveProfile } from '../config/resolve.js';
 import { ProfileStore } from '../config/store.js';
 import { readState } from '../config/sandbox-state.js';
-import { processAlive } from '../infra/pid-lock.js';
+import { sameProcessAlive } from '../infra/pid-lock.js';
 import type { Client } from '../client/client.js';
 import type { IO } from './io/io.js';
 import { refusedStart } from './errors.js';
@@ -90,12 +90,12 @@ export class Factory {
 
   /**
    * Whether the sandbox recorded in the config dir still runs at `baseUrl`: its process is
-   * alive (a file read and a signal 0, no request). A port left by a sandbox that stopped
+   * alive and still the sandbox (file reads and a signal 0, no request). A port left by a sandbox that stopped
    * may now be another program's, which must never be sent the sandbox's key.
    */
   private sandboxRunsAt(baseUrl: string): boolean {
     const state = readState(this.configDir);
-    if (!state || !processAlive(state.pid)) return false;
+    if (!state || !sameProcessAlive(state.pid, state.proc_start)) return false;
     try {
       return new URL(state.base_url).origin === new URL(baseUrl).origin;
     } catch {

@@ -8,6 +8,8 @@ export interface SandboxState {
   account: string;
   db: string;
   started: string;
+  /** The process's start as the kernel counts it (processStartOf), to tell it from a later process given its pid. */
+  proc_start?: string | undefined;
 }
 
 export function readState(dir: string): SandboxState | undefined {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { link, open, readFile, unlink } from 'node:fs/promises';
 
 // The one pid lock (a support batch's journal, a profile's listen spool): a lock file
@@ -104,6 +105,32 @@ export function processAlive(pid: number): boolean {
     // EPERM: it exists, run by another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * When the process of this pid started, as the kernel counts it (Linux: field 22 of
+ * /proc/<pid>/stat, clock ticks since boot); undefined where there is no /proc or no such process.
+ */
+export function processStartOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the process that recorded `start` (processStartOf, at its start) still runs as
+ * `pid`: after a crash or a reboot the pid may be another program's, which must never be
+ * signalled nor sent a key. Where the start cannot be read, a live pid is taken as it.
+ */
+export function sameProcessAlive(pid: number, start: string | undefined): boolean {
+  if (!processAlive(pid)) return false;
+  if (start === undefined) return true;
+  const now = processStartOf(pid);
+  return now === undefined || now === start;
 }
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {

@@ -5,9 +5,12 @@ import { request } from 'undici';
 import { sandboxLogFile } from '../config/paths.js';
 import { clearState, readState, type SandboxState, writeState } from '../config/sandbox-state.js';
 import { packageFile } from '../infra/package-files.js';
-import { processAlive } from '../infra/pid-lock.js';
+import { processAlive, processStartOf, sameProcessAlive } from '../infra/pid-lock.js';
 
-export { clearState, processAlive, readState, type SandboxState, writeState };
+export { clearState, processStartOf, readState, type SandboxState, writeState };
+
+/** Whether the recorded sandbox's process still runs: its pid, and not another program given that pid since. */
+export const sandboxAlive = (state: SandboxState): boolean => sameProcessAlive(state.pid, state.proc_start);
 
 export const DEFAULT_PORT = 12111;
 
@@ -50,7 +53,7 @@ export async function healthy(baseUrl: string): Promise<boolean> {
 export async function runningSandbox(dir: string): Promise<SandboxState | undefined> {
   const state = readState(dir);
   if (!state) return undefined;
-  if (processAlive(state.pid) && (await healthy(state.base_url))) return state;
+  if (sandboxAlive(state) && (await healthy(state.base_url))) return state;
   return undefined;
 }
 

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -190,6 +191,41 @@ describe('the key of a sandbox that is gone', () => {
       }
     }
     expect(started.base_url).not.toBe(config(dir).profiles.sandbox.base_url);
+  });
+
+  it('is never signalled nor sent to another program given its pid since (a crash, a reboot)', async () => {
+    const { dir, env, apiKey } = ciEnv();
+    const started = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);
+    await runPay(['sandbox', 'stop'], { env });
+    const heard: string[] = [];
+    const other = createServer((req, res) => {
+      heard.push(JSON.stringify(req.headers));
+      res.statusCode = 500;
+      res.end();
+    });
+    await new Promise<void>((resolve) => other.listen(Number(new URL(started.base_url).port), '127.0.0.1', resolve));
+    // Another program now runs under the pid the record names: the record is the sandbox's, made when it started.
+    const stranger = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const record = () =>
+      writeFileSync(join(dir, 'sandbox.json'), JSON.stringify({ ...started, db: ':memory:', pid: stranger.pid, started: new Date().toISOString(), proc_start: '1' }));
+    try {
+      record();
+      const stopped = await runPay(['sandbox', 'stop', '--json'], { env });
+      expect(stopped.exitCode, stopped.stderr).toBe(0);
+      expect(JSON.parse(stopped.stdout)).toEqual({ stopped: false, running: false });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(stranger.exitCode ?? stranger.signalCode).toBeNull();
+
+      record();
+      const listed = await runPay(['customers', 'list', '--json'], { env });
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      expect(listed.stderr).toContain(`Port ${new URL(started.base_url).port} is in use: starting it on a free port instead`);
+      expect(heard.filter((headers) => headers.includes(apiKey))).toEqual([]);
+      expect(stranger.exitCode ?? stranger.signalCode).toBeNull();
+    } finally {
+      stranger.kill('SIGKILL');
+      other.close();
+    }
   });
 });
 

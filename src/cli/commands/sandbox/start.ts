@@ -126,7 +126,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
 
   profiles.set(SANDBOX_PROFILE, { base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true, ...kept });
   if (profiles.defaultName() === undefined) profiles.setDefault(SANDBOX_PROFILE);
-  daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, started: new Date().toISOString() });
+  daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, started: new Date().toISOString(), proc_start: daemon.processStartOf(process.pid) });
   printReady(f, { base_url: baseUrl, ...(listening && { listening }), account: created.id, pid: process.pid }, false);
 
   await f.io.untilStopped();

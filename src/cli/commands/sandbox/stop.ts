@@ -8,7 +8,7 @@ export const stop = defineCommand({
   async run(_, f) {
     const daemon = await import('../../../sandbox/daemon.js');
     const state = daemon.readState(f.configDir);
-    if (!state || !daemon.processAlive(state.pid)) {
+    if (!state || !daemon.sandboxAlive(state)) {
       if (state) daemon.clearState(f.configDir, state.pid);
       if (f.io.json) f.io.printJSON({ stopped: false, running: false });
       else f.io.info('No sandbox is running.');
