@@ -373,7 +373,7 @@ complete -c pay -n '__pay_at \'profiles\'' -f
 complete -c pay -n '__pay_at \'profiles\'' -a 'add' -d 'Add or replace a profile (prompts at a TTY for what is missing)'
 complete -c pay -n '__pay_at \'profiles\'' -a 'help' -d 'Show help for a command'
 complete -c pay -n '__pay_at \'profiles\'' -a 'list' -d 'List profiles (keys masked)'
-complete -c pay -n '__pay_at \'profiles\'' -a 'remove' -d 'Remove a profile'
+complete -c pay -n '__pay_at \'profiles\'' -a 'remove' -d 'Remove a profile, with its listen secret and spooled events'
 complete -c pay -n '__pay_at \'profiles\'' -a 'show' -d 'Show the profile in force (flag > env > config), key masked'
 complete -c pay -n '__pay_at \'profiles\'' -a 'use' -d 'Make a profile the default'
 complete -c pay -n '__pay_at \'profiles\'' -l help -s h -d 'Show help for the command'
