@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,5 +78,24 @@ describe('start-up loads only what the command needs', () => {
     } finally {
       await runPay(['sandbox', 'stop'], { env });
     }
+  });
+});
+
+describe('an older Node', () => {
+  /** `pay <args>` as a Node of another version would run it: process.versions says so. */
+  async function asNode(version: string, args: string[]) {
+    const preload = join(dir, `node-${version}.cjs`);
+    writeFileSync(preload, `Object.defineProperty(process.versions, 'node', { value: ${JSON.stringify(version)} });\n`);
+    return execa(process.execPath, ['--require', preload, PAY_BIN, ...args], { env: baseEnv(dir), extendEnv: false, reject: false });
+  }
+
+  it('is refused up front with the version needed, exit 1, before anything runs', async () => {
+    const old = await asNode('22.11.0', ['customers', 'list', '--json']);
+    expect(old.exitCode).toBe(1);
+    expect(old.stdout).toBe('');
+    expect(old.stderr).toBe('✗ pay needs Node.js 24 or later; this is Node.js 22.11.0. Install Node.js 24, or run pay through npx in its project, which brings its own.');
+    // --version still answers, and the Node it asks for runs every command.
+    expect((await asNode('22.11.0', ['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect((await asNode('24.0.0', ['profiles', 'list', '--json'])).exitCode).toBe(0);
   });
 });
