@@ -291,7 +291,7 @@ export class Forwarder {
     if (resumed && frame.after !== null) sink.notice(resumedNotice(frame));
     else if (frame.cursor_source === 'from') sink.notice(`Replaying from ${this.options.from}: ${frame.backlog} events.`);
     const waiting = this.spool.count();
-    if (waiting > 0) sink.notice(`${waiting} event${waiting === 1 ? '' : 's'} from an earlier run wait in the spool: delivering them first.`);
+    if (waiting > 0) sink.notice(waiting === 1 ? '1 event from an earlier run waits in the spool: delivering it first.' : `${waiting} events from an earlier run wait in the spool: delivering them first.`);
     if (!this.started) {
       this.startForwarding();
       this.active();

@@ -117,7 +117,7 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
   const failed = forwarder.failures();
   if (f.io.json) f.io.printJSONLine({ type: 'stopped', reason: ended, events: forwarder.settled, waiting, failed });
   const why = stopReason(ended, options, forwarder.settled);
-  f.io.info(waiting > 0 ? `Stopped${why}. ${plural(waiting, 'event')} ${waiting === 1 ? 'waits' : 'wait'} in the spool: the next pay webhooks listen delivers them.` : `Stopped${why}.`);
+  f.io.info(waiting > 0 ? `Stopped${why}. ${plural(waiting, 'event')} ${waiting === 1 ? 'waits in the spool: the next pay webhooks listen delivers it' : 'wait in the spool: the next pay webhooks listen delivers them'}.` : `Stopped${why}.`);
   if (options.failOnError && failed.length > 0) {
     const lines = failed.map((result) => `  ${result.event_id} ${result.event_type} · POST ${result.url} → ${answer(result)}`);
     throw new CheckFailedError(`The app did not take ${plural(failed.length, 'event')} (--fail-on-error):\n${lines.join('\n')}`);
