@@ -67,9 +67,12 @@ function claimIdentity(store: ProfileStore, profileName: string, candidate: { se
   } finally {
     unlinkSync(staged);
   }
-  // The winner saved it in the profile already, and a later listen removed the claim: the profile's is the one.
+  // Once the winner has saved it in the profile (and its claim may be gone already), the profile's is the one and the claim has done its work.
   const kept = store.get(profileName);
-  if (kept?.listen_secret !== undefined && kept.listener_id !== undefined) return { secret: kept.listen_secret, listenerId: kept.listener_id };
+  if (kept?.listen_secret !== undefined && kept.listener_id !== undefined) {
+    rmSync(file, { force: true });
+    return { secret: kept.listen_secret, listenerId: kept.listener_id };
+  }
   return JSON.parse(readFileSync(file, 'utf8')) as { secret: string; listenerId: string };
 }
 
