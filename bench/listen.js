@@ -4,8 +4,9 @@
 // the same way (Standard Webhooks, the listener's secret), POSTed straight to the same app
 // by this process.
 // Throughput isolates listen: BENCH_LISTEN_WARMUP + BENCH_EVENTS customers (defaults 2000
-// and 6000) are created first, BENCH_CONCURRENCY requests at a time (default 8), with no
-// listen running (creating events is the sandbox's write path, row 1's business, and runs
+// and 20,000: each side is timed for a second or two, so one stall of the machine no
+// longer decides the row, as it could over 6,000) are created first, BENCH_CONCURRENCY
+// requests at a time (default 8), with no listen running (creating events is the sandbox's write path, row 1's business, and runs
 // far slower than either side here); then `pay webhooks listen --from <the first one's
 // event>` delivers that backlog. The first BENCH_LISTEN_WARMUP events warm each side up,
 // as the other benches warm theirs (a fresh process runs its first thousand events
@@ -32,7 +33,7 @@ import { Agent, request } from 'undici';
 import { payBin, spawnReady, startSandbox, stop } from './support/processes.js';
 import { int, ms, report, row } from './support/report.js';
 
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 6000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const WARMUP_EVENTS = Number(process.env.BENCH_LISTEN_WARMUP ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 200);
