@@ -7,8 +7,8 @@
 // and 20,000: each side is timed for a second or two, so one stall of the machine no
 // longer decides the row, as it could over 6,000) are created first, BENCH_CONCURRENCY
 // requests at a time (default 8), with no listen running (creating events is the
-// sandbox's write path, row 1's business, and runs far slower than either side here); then `pay webhooks listen --from <the first one's
-// event>` delivers that backlog. The first BENCH_LISTEN_WARMUP events warm each side up,
+// sandbox's write path, row 1's business, and runs far slower than either side here);
+// then `pay webhooks listen --from <the first one's event>` delivers that backlog. The first BENCH_LISTEN_WARMUP events warm each side up,
 // as the other benches warm theirs (a fresh process runs its first thousand events
 // unoptimised); the BENCH_EVENTS after them are timed. Both sides are timed the same way,
 // by the app, from the first timed event it received to the last, so (N - 1) / that span;
