@@ -8,15 +8,16 @@
 // longer decides the row, as it could over 6,000) are created first, BENCH_CONCURRENCY
 // requests at a time (default 8), with no listen running (creating events is the
 // sandbox's write path, row 1's business, and runs far slower than either side here);
-// then `pay webhooks listen --from <the first one's event>` delivers that backlog. The first BENCH_LISTEN_WARMUP events warm each side up,
-// as the other benches warm theirs (a fresh process runs its first thousand events
-// unoptimised); the BENCH_EVENTS after them are timed. Both sides are timed the same way,
-// by the app, from the first timed event it received to the last, so (N - 1) / that span;
-// and both keep the same window: listen forwards up to 16 events in flight to an app
-// (src/webhooks/forwarder.ts), so the baseline POSTs with 16 in flight over 16 connections
-// too (with 1 for both, the comparison would only time round trips, which a window is there
-// to hide). Loss is counted by unique event ids (an event that has not arrived
-// BENCH_IDLE_MS, default 10,000, after the last arrival is lost).
+// then `pay webhooks listen --from <the first one's event>` delivers that backlog. The
+// first BENCH_LISTEN_WARMUP events warm each side up, as the other benches warm theirs (a
+// fresh process runs its first thousand events unoptimised); the BENCH_EVENTS after them
+// are timed. Both sides are timed the same way, by the app, from the first timed event it
+// received to the last, so (N - 1) / that span; and both keep the same window: listen
+// forwards up to 16 events in flight to an app (src/webhooks/forwarder.ts), so the
+// baseline POSTs with 16 in flight over 16 connections too (with 1 for both, the
+// comparison would only time round trips, which a window is there to hide). Loss is
+// counted by unique event ids (an event that has not arrived BENCH_IDLE_MS, default
+// 10,000, after the last arrival is lost).
 // Latency: BENCH_LATENCY_EVENTS (default 200) created one at a time through the running
 // listen, each once the previous one arrived. Listen's latency is from the moment the
 // event exists (the create request answered: the sandbox answers once the event is on
