@@ -53,7 +53,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       if (outcome.redacted) reply.header(REDACTED_HEADER, schemas.shownOnce!);
       // The JSON already made for the idempotency record is the answer's body as it is.
-      return outcome.json === undefined ? reply.code(outcome.status).send(outcome.body) : reply.code(outcome.status).type(JSON_TYPE).send(outcome.json);
+      return reply.code(outcome.status).type(JSON_TYPE).send(outcome.json ?? sandbox.store.objects.jsonOf(outcome.body));
     },
   });
 
@@ -110,7 +110,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
       if (key !== undefined) {
         const stored = withoutSecret(outcome.body, schemas.shownOnce);
         const object = stored && typeof stored === 'object' && 'id' in stored && 'object' in stored ? (stored as BaseObject) : undefined;
-        const json = JSON.stringify(stored);
+        const json = sandbox.store.objects.jsonOf(stored);
         sandbox.store.idempotency.save(account.id, key, {
           method,
           path: requestPath,

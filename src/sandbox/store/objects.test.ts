@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BaseObject } from '../../domain/common.js';
 import { Store } from './index.js';
 import { SandboxKeys } from './keys.js';
@@ -123,6 +123,28 @@ describe('the store', () => {
       (first as unknown as Record<string, unknown>).email = 'c@example.com';
     }).toThrow(TypeError);
     store.close();
+  });
+
+  it('serialises a version it wrote or read once, and each new version anew', () => {
+    const store = new Store(':memory:');
+    store.db.transaction(() => store.accounts.upsert({ id: 'acct_a', apiKey: 'sk_test_a', clockNow: '2030-01-01T00:00:00Z' }));
+    const first = store.db.transaction(() => store.objects.insert('acct_a', { id: store.objects.newId('customer'), object: 'customer', created: '2030-01-01T00:00:00Z', livemode: false, email: 'a@example.com' } as BaseObject));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      expect(store.objects.jsonOf(first)).toBe(JSON.stringify(first));
+      stringify.mockClear();
+      expect(store.objects.jsonOf(first)).toBe(JSON.stringify(first));
+      expect(stringify).toHaveBeenCalledTimes(1); // the comparison's own
+      const second = store.db.transaction(() => store.objects.update('acct_a', { ...first, email: 'b@example.com' } as BaseObject));
+      expect(JSON.parse(store.objects.jsonOf(second)).email).toBe('b@example.com');
+      expect(JSON.parse(store.objects.jsonOf(store.objects.find('acct_a', 'customer', first.id))).email).toBe('b@example.com');
+      // Anything else is serialised as it is now.
+      const list = { object: 'list', data: [second] };
+      expect(store.objects.jsonOf(list)).toBe(JSON.stringify(list));
+    } finally {
+      stringify.mockRestore();
+      store.close();
+    }
   });
 
   it('migrates a database of schema 5: old ids, events, versions and stored responses read as before', () => {

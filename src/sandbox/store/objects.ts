@@ -56,6 +56,8 @@ export class ObjectStore {
   private readonly cache: CommittedCache<number, Read>;
   /** Where each object this store wrote or read (frozen) is kept. */
   private readonly written = new WeakMap<object, VersionRef>();
+  /** The JSON of such a version, once asked for: it never changes. */
+  private readonly json = new WeakMap<object, string>();
 
   constructor(
     private readonly db: Database,
@@ -115,6 +117,17 @@ export class ObjectStore {
     const seq = this.seqOf(object.id);
     const row = seq === undefined ? undefined : this.db.get<{ version: number; data: string }>('SELECT version, data FROM objects WHERE seq = ? AND account = ?', seq, this.accounts.keyOf(account));
     return row && JSON.stringify(this.shapes.decode(row.data)) === JSON.stringify(object) ? { seq: seq!, version: row.version } : undefined;
+  }
+
+  /**
+   * A value as JSON. A version this store wrote or read is serialised once and kept with
+   * it (an app polling an object is answered without serialising it again).
+   */
+  jsonOf(value: unknown): string {
+    if (value === null || typeof value !== 'object' || !this.written.has(value)) return JSON.stringify(value);
+    let text = this.json.get(value);
+    if (text === undefined) this.json.set(value, (text = JSON.stringify(value)));
+    return text;
   }
 
   /** Stored data (as read with versionData): encoded as objects are. */
