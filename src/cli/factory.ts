@@ -90,8 +90,9 @@ export class Factory {
 
   /**
    * Whether the sandbox recorded in the config dir still runs at `baseUrl`: its process is
-   * alive and still the sandbox (file reads and a signal 0, no request). A port left by a sandbox that stopped
-   * may now be another program's, which must never be sent the sandbox's key.
+   * alive and still the sandbox (file reads and a signal 0, no request). A port left by a
+   * sandbox that stopped may now be another program's, which must never be sent the
+   * sandbox's key.
    */
   private sandboxRunsAt(baseUrl: string): boolean {
     const state = readState(this.configDir);

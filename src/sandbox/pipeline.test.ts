@@ -79,7 +79,7 @@ describe('idempotency', () => {
   it('a record is deleted once the test clock moves a day past it, and kept until then', async () => {
     const c = auth('acct_forget', 'sk_test_pipeline_forget_abcdefghij');
     server.sandbox.addAccount({ id: 'acct_forget', apiKey: c['pay-api-key'] });
-    const stored = (key: string) => server.sandbox.store.db.all("SELECT key FROM idempotency WHERE key = ?", key).length;
+    const stored = (key: string) => server.sandbox.store.db.all('SELECT key FROM idempotency WHERE key = ?', key).length;
     const headers = { ...c, 'idempotency-key': 'key-forgotten' };
     const first = await call('POST', '/v1/customers', { headers, body: {} });
     const advance = (to: string) => call('POST', '/v1/test-helpers/clock/advance', { headers: c, body: { to } });
