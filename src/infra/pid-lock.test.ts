@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireLock, LockedError } from './pid-lock.js';
+import { acquireLock, LockedError, processAlive, processStartOf } from './pid-lock.js';
 
 let dir: string;
 let lock: string;
@@ -12,6 +12,9 @@ beforeEach(() => {
   lock = join(dir, 'b.jsonl.lock');
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The lock's text as this process writes it: its pid, and its start where the kernel tells it. */
+const ownLock = () => [process.pid, processStartOf(process.pid)].filter((field) => field !== undefined).join(' ');
 
 /** The pid of a process that has ended. */
 async function deadPid(): Promise<number> {
@@ -37,7 +40,7 @@ describe('acquireLock', () => {
 
   it('holds the lock with this pid, refuses a second taker naming the holder, and releases it', async () => {
     const release = await acquireLock(lock);
-    expect(readFileSync(lock, 'utf8').trim()).toBe(String(process.pid));
+    expect(readFileSync(lock, 'utf8').trim()).toBe(ownLock());
     const second = acquireLock(lock);
     await expect(second).rejects.toBeInstanceOf(LockedError);
     await expect(second).rejects.toMatchObject({ pid: process.pid, message: expect.stringContaining(`process ${process.pid}`) });
@@ -49,8 +52,11 @@ describe('acquireLock', () => {
   it('refuses a lock held by another live process', async () => {
     const child = execa(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
     try {
-      writeFileSync(lock, `${child.pid}\n`);
-      await expect(acquireLock(lock)).rejects.toMatchObject({ name: 'LockedError', pid: child.pid });
+      // As a process of this version writes it, and as one of the last wrote it (its pid alone).
+      for (const text of [[child.pid, processStartOf(child.pid!)].filter((field) => field !== undefined).join(' '), String(child.pid)]) {
+        writeFileSync(lock, `${text}\n`);
+        await expect(acquireLock(lock)).rejects.toMatchObject({ name: 'LockedError', pid: child.pid });
+      }
     } finally {
       child.kill('SIGKILL');
       await child.catch(() => undefined);
@@ -60,12 +66,27 @@ describe('acquireLock', () => {
   it('takes over a stale lock: its process is gone (kill -9), or it holds no pid', async () => {
     writeFileSync(lock, `${await deadPid()}\n`);
     const release = await acquireLock(lock);
-    expect(readFileSync(lock, 'utf8').trim()).toBe(String(process.pid));
+    expect(readFileSync(lock, 'utf8').trim()).toBe(ownLock());
     await release();
 
     writeFileSync(lock, '');
     await (await acquireLock(lock))();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.runIf(processStartOf(process.pid) !== undefined)('takes over a lock whose pid another program was given since (a crash, a reboot), leaving that program alone', async () => {
+    const stranger = execa(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    try {
+      // The holder's start as it recorded it is not the stranger's.
+      writeFileSync(lock, `${stranger.pid} 1\n`);
+      const release = await acquireLock(lock);
+      expect(readFileSync(lock, 'utf8').trim()).toBe(ownLock());
+      await release();
+      expect(processAlive(stranger.pid!)).toBe(true);
+    } finally {
+      stranger.kill('SIGKILL');
+      await stranger.catch(() => undefined);
+    }
   });
 
   it('of many takers at once, exactly one gets it, and every other one is told its pid', async () => {

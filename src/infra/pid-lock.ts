@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { link, open, readFile, unlink } from 'node:fs/promises';
 
 // The one pid lock (a support batch's journal, a profile's listen spool): a lock file
-// holds the pid of the process that owns the thing. It appears whole, as a hard link to
-// a file already holding the pid (link fails if the name exists, as O_EXCL does), so of
-// two processes only one gets it and the other always learns who holds it; a lock whose
-// process is gone (kill -9, a crash) is stale and taken over.
+// holds the pid of the process that owns the thing, and where the kernel tells it, when
+// that process started. It appears whole, as a hard link to a file already holding them
+// (link fails if the name exists, as O_EXCL does), so of two processes only one gets it
+// and the other always learns who holds it; a lock whose process is gone (kill -9, a
+// crash, a reboot that gave its pid to another program) is stale and taken over.
 
 export class LockedError extends Error {
   override name = 'LockedError';
@@ -26,7 +27,7 @@ export async function acquireLock(path: string): Promise<() => Promise<void>> {
   const staged = `${path}.${process.pid}.${staging++}`;
   const handle = await open(staged, 'w', 0o600);
   try {
-    await handle.writeFile(`${process.pid}\n`);
+    await handle.writeFile(`${[process.pid, processStartOf(process.pid)].filter((field) => field !== undefined).join(' ')}\n`);
     await handle.sync();
   } finally {
     await handle.close();
@@ -41,7 +42,7 @@ export async function acquireLock(path: string): Promise<() => Promise<void>> {
       }
       const holder = await readHolder(path);
       if (holder === 'gone') continue;
-      if (holder !== 'stale' && processAlive(holder)) throw new LockedError(path, holder);
+      if (holder !== 'stale' && sameProcessAlive(holder.pid, holder.start)) throw new LockedError(path, holder.pid);
       await takeOver(path, staged, holder);
     }
   } finally {
@@ -59,26 +60,34 @@ const MAX_ATTEMPTS = 50;
  * lock the holder is read again and the lock removed only if it is still the stale one;
  * the caller then links its own. A takeover lock left by a dead process is removed too.
  */
-async function takeOver(path: string, staged: string, stale: number | 'stale'): Promise<void> {
+async function takeOver(path: string, staged: string, stale: Holder | 'stale'): Promise<void> {
   const takeover = `${path}.takeover`;
   try {
     await link(staged, takeover);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const taker = await readHolder(takeover);
-    if (taker === 'stale' || (taker !== 'gone' && !processAlive(taker))) await unlink(takeover).catch(ignoreMissing);
+    if (taker === 'stale' || (taker !== 'gone' && !sameProcessAlive(taker.pid, taker.start))) await unlink(takeover).catch(ignoreMissing);
     else await new Promise((resolve) => setTimeout(resolve, 5));
     return;
   }
   try {
-    if ((await readHolder(path)) === stale) await unlink(path).catch(ignoreMissing);
+    const now = await readHolder(path);
+    if (now === stale || (typeof now === 'object' && typeof stale === 'object' && now.text === stale.text)) await unlink(path).catch(ignoreMissing);
   } finally {
     await unlink(takeover).catch(ignoreMissing);
   }
 }
 
-/** The pid in the lock file; 'stale' when it holds none (not written by this lock). */
-async function readHolder(path: string): Promise<number | 'gone' | 'stale'> {
+/** Who a lock file names: a pid, its process's start where it was known, and the file's text. */
+interface Holder {
+  pid: number;
+  start: string | undefined;
+  text: string;
+}
+
+/** The holder in the lock file; 'stale' when it names none (not written by this lock). */
+async function readHolder(path: string): Promise<Holder | 'gone' | 'stale'> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -86,14 +95,15 @@ async function readHolder(path: string): Promise<number | 'gone' | 'stale'> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
     throw error;
   }
-  const pid = Number(text.trim());
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : 'stale';
+  const [pidText = '', start] = text.trim().split(/\s+/);
+  const pid = Number(pidText);
+  return Number.isSafeInteger(pid) && pid > 0 ? { pid, start, text } : 'stale';
 }
 
 /** Removes the lock if it is still this process's. */
 async function releaseLock(path: string): Promise<void> {
   const holder = await readHolder(path);
-  if (holder === process.pid) await unlink(path).catch(ignoreMissing);
+  if (typeof holder === 'object' && holder.pid === process.pid) await unlink(path).catch(ignoreMissing);
 }
 
 /** Whether a process of this pid exists (also another user's): the sandbox daemon's check too. */
