@@ -63,10 +63,12 @@ export class Sqlite {
       chmodSync(file, 0o600);
     }
     this.db = new DatabaseSync(file);
+    // busy_timeout first: switching a new file to WAL takes a lock another opener may hold.
+    this.db.exec('PRAGMA busy_timeout = 5000');
     if (file !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
     // temp_store: a request's savepoint journal, spilled to a temporary file past 64 KiB,
     // cost a file created and removed every few requests and half the writes of a commit.
-    this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA temp_store = MEMORY');
+    this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
     this.syncOffThread = options.syncOffThread === true && file !== ':memory:';
     if ((this.syncOffThread || options.checkpointOffThread === true) && file !== ':memory:') {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');

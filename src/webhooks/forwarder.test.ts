@@ -1,11 +1,12 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Receiver } from '../../test/support/receiver.js';
 import { testSandboxes, type TestSandbox } from '../../test/support/sandboxes.js';
 import { until } from '../../test/support/wait.js';
 import type { Event } from '../domain/events.js';
+import { acquireLock } from '../infra/pid-lock.js';
 import { ListenerRunningError } from './errors.js';
 import { classify, type DeliveryResult, Forwarder, type ListenSink, targetsOf } from './forwarder.js';
 import { Spool } from './spool.js';
@@ -108,6 +109,23 @@ describe('Forwarder', () => {
       expect(existsSync(`${spoolFile}.lock`)).toBe(false);
     } finally {
       await Promise.all(both.map((f) => f.stop()));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refused, never opens the spool: two first listens creating it at once made one fail with "database is locked"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-spool-'));
+    const spoolFile = join(dir, 'listen', 'lsn_test.db');
+    mkdirSync(dirname(spoolFile));
+    const release = await acquireLock(`${spoolFile}.lock`);
+    const quiet: ListenSink = { ready() {}, event() {}, delivery() {}, notice() {}, warning() {} };
+    const forwarder = new Forwarder({ baseUrl: 'http://127.0.0.1:9', headers: {}, listenerId: 'lsn_test1234', secret: 'whsec_test', spoolFile, routing: { forwardTo: ['http://127.0.0.1:9/hook'], routes: [] }, forwardHeaders: {}, timeoutMs: 1_000, skipVerify: false, sink: quiet });
+    try {
+      await expect(forwarder.run()).rejects.toBeInstanceOf(ListenerRunningError);
+      expect(await forwarder.stop()).toBe(0);
+      expect(existsSync(spoolFile)).toBe(false);
+    } finally {
+      await release();
       rmSync(dir, { recursive: true, force: true });
     }
   });

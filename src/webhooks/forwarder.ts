@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Agent } from 'undici';
 import { type Event, matchesType } from '../domain/events.js';
 import { acquireLock, LockedError } from '../infra/pid-lock.js';
@@ -150,7 +152,8 @@ interface TargetState {
  * spool is read only for what an earlier run left or what did not fit in memory.
  */
 export class Forwarder {
-  private readonly spool: Spool;
+  /** Opened by run() once it holds the spool's lock: a listen refused never touches it. */
+  private spool!: Spool;
   private readonly tunnel: Tunnel;
   private readonly agent: Agent;
   private readonly targets = new Map<string, TargetState>();
@@ -161,13 +164,13 @@ export class Forwarder {
   private received: Received[] = [];
   /** Delivered (or refused, or given up) and not yet let go by the spool. */
   private finished: Pending[] = [];
-  private spoolClosed = false;
+  private spoolClosed = true;
   private stopping = false;
   private stopped: Promise<number> | undefined;
   private started = false;
   /** --from holds until this run has a cursor of its own. */
   private from: string | undefined;
-  private readonly resumedFrom: string | undefined;
+  private resumedFrom: string | undefined;
   private ended: RunEnd = 'stopped';
   private idleTimer: NodeJS.Timeout | undefined;
   /** Events acknowledged this run. */
@@ -178,9 +181,7 @@ export class Forwarder {
   private unlock: (() => Promise<void>) | undefined;
 
   constructor(private readonly options: ForwarderOptions) {
-    this.spool = new Spool(options.spoolFile);
     this.from = options.from;
-    this.resumedFrom = options.from === undefined ? this.spool.cursor : undefined;
     this.agent = new Agent({
       connect: { timeout: Math.min(options.timeoutMs, 10_000), rejectUnauthorized: !options.skipVerify },
       headersTimeout: options.timeoutMs,
@@ -205,9 +206,13 @@ export class Forwarder {
    */
   async run(): Promise<RunEnd> {
     try {
+      mkdirSync(dirname(this.options.spoolFile), { recursive: true, mode: 0o700 });
       this.unlock = await acquireLock(`${this.options.spoolFile}.lock`).catch((error: unknown) => {
         throw error instanceof LockedError ? new ListenerRunningError(error) : error;
       });
+      this.spool = new Spool(this.options.spoolFile);
+      this.spoolClosed = false;
+      this.resumedFrom = this.options.from === undefined ? this.spool.cursor : undefined;
       await this.tunnel.run();
     } finally {
       await this.stop();
@@ -241,9 +246,12 @@ export class Forwarder {
       this.spoolReceived();
       this.settleFinished();
       await this.agent.close();
-      const waiting = this.spool.count();
-      this.spool.close();
-      this.spoolClosed = true;
+      let waiting = 0;
+      if (!this.spoolClosed) {
+        waiting = this.spool.count();
+        this.spool.close();
+        this.spoolClosed = true;
+      }
       await this.unlock?.();
       return waiting;
     })();
