@@ -32,9 +32,15 @@ export class PortInUseError extends Error {
   }
 }
 
-/** A background sandbox's own refusal (its port taken…) is the usage error it was there. */
+/** What a command needs is held by another running process, as a background sandbox found (exit 5, as a held lock). */
+export class ConflictError extends Error {
+  override name = 'ConflictError';
+}
+
+/** A background sandbox's own refusal (its port taken, its database in use…) is the error it was there. */
 export function refusedStart(error: unknown): never {
-  throw error instanceof Error && error.name === 'SandboxStartError' ? new UsageError(error.message) : error;
+  if (!(error instanceof Error) || error.name !== 'SandboxStartError') throw error;
+  throw (error as Error & { code: string }).code === 'locked' ? new ConflictError(error.message) : new UsageError(error.message);
 }
 
 /** A batch finished with some items failed. */

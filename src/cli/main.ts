@@ -4,7 +4,7 @@ import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { LockedError } from '../infra/pid-lock.js';
 import { ListenError } from '../webhooks/errors.js';
-import { CancelError, CheckFailedError, DeclinedError, NotRunningError, PartialError, PortInUseError, UsageError } from './errors.js';
+import { CancelError, CheckFailedError, ConflictError, DeclinedError, NotRunningError, PartialError, PortInUseError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
 import { fieldsArg, groupExamples } from './flags.js';
 import { IO, type Streams } from './io/io.js';
@@ -38,6 +38,7 @@ const ERRORS: ReadonlyArray<readonly [new (...args: never[]) => Error, number, s
   [PortInUseError, EXIT.usage, 'port_in_use'],
   [CredentialsError, EXIT.auth, 'credentials_missing'],
   [LockedError, EXIT.conflict, 'locked'],
+  [ConflictError, EXIT.conflict, 'locked'],
   [DeclinedError, EXIT.declined, 'card_declined'],
   [NetworkError, EXIT.unreachable, 'unreachable'],
   [NotRunningError, EXIT.unreachable, 'not_running'],

@@ -14,7 +14,7 @@ export const sandboxAlive = (state: SandboxState): boolean => sameProcessAlive(s
 
 export const DEFAULT_PORT = 12111;
 
-/** A background sandbox refused its own flags (exit 2): its message, and its error code (`port_in_use`…). */
+/** A background sandbox refused its own flags (exit 2) or a conflict (exit 5): its message, and its error code (`port_in_use`, `locked`…). */
 export class SandboxStartError extends Error {
   override name = 'SandboxStartError';
   constructor(
@@ -97,7 +97,7 @@ export async function startDetached(dir: string, args: string[], env: NodeJS.Pro
       });
       child.once('exit', (code) => {
         clearTimeout(timer);
-        const refused = code === 2 ? lastError(readFileSync(sandboxLogFile(dir)).subarray(from).toString()) : undefined;
+        const refused = code === 2 || code === 5 ? lastError(readFileSync(sandboxLogFile(dir)).subarray(from).toString()) : undefined;
         if (refused) return reject(new SandboxStartError(refused.message, refused.code));
         reject(new Error(`the sandbox exited with code ${code} before it was ready; see ${sandboxLogFile(dir)}`));
       });

@@ -9,6 +9,7 @@ import { TerminalHub } from './hub/terminal.js';
 import { UpgradeRouter } from './hub/upgrade.js';
 import { registerRoutes } from './routes/index.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
+import { claimDatabaseFile } from './store/db.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 /** The longest path segment (an id) routed; a longer one is 414. */
@@ -27,9 +28,20 @@ export interface SandboxServer {
 /**
  * Builds the sandbox's HTTP app (no listen(), no background work: see listen()): one
  * error shape for every failure, from whichever layer refuses (node's HTTP parser, the
- * router, the body parser, a route).
+ * router, the body parser, a route). A database file serves one sandbox at a time: it
+ * is claimed until the app closes (DatabaseInUseError while another has it).
  */
 export async function buildServer(options: SandboxOptions, scheduler: Scheduler = realScheduler): Promise<SandboxServer> {
+  const release = options.db === ':memory:' ? undefined : await claimDatabaseFile(options.db);
+  try {
+    return await serverOn(options, scheduler, release);
+  } catch (error) {
+    await release?.();
+    throw error;
+  }
+}
+
+async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: (() => Promise<void>) | undefined): Promise<SandboxServer> {
   // What the services did goes to the hubs and the delivery worker: they are made below.
   const sandbox = new Sandbox(
     options,
@@ -86,7 +98,10 @@ export async function buildServer(options: SandboxOptions, scheduler: Scheduler 
     terminalHub.close();
     await delivery.stop();
   });
-  app.addHook('onClose', async () => sandbox.close());
+  app.addHook('onClose', async () => {
+    sandbox.close();
+    await release?.();
+  });
 
   app.get('/healthz', async () => ({ ok: true }));
   registerRoutes(app, sandbox);

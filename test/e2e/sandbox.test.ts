@@ -123,6 +123,22 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect({ exit: detached.exitCode, stderr: detached.stderr }).toEqual({ exit: 2, stderr: said });
   });
 
+  it('a database file serves one sandbox: another start on it is a conflict naming the one that has it, in the foreground and detached', async () => {
+    const { dir, env } = ciEnv();
+    const db = join(dir, 'shared.db');
+    const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--json'], { env })).stdout);
+    const said = `✗ The database ${db} is in use by another sandbox (pid ${first.pid}): stop it (pay sandbox stop, with its config dir), or start this one with another --db or --memory.`;
+    const { env: other } = ciEnv();
+    const foreground = await runPay(['sandbox', 'start', '--port', '0', '--db', db], { env: other, timeout: 20_000 });
+    expect({ exit: foreground.exitCode, stderr: foreground.stderr }).toEqual({ exit: 5, stderr: said });
+    const detached = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--db', db], { env: other });
+    expect({ exit: detached.exitCode, stderr: detached.stderr }).toEqual({ exit: 5, stderr: said });
+    // Once it stops, the file is free.
+    expect((await runPay(['sandbox', 'stop'], { env })).exitCode).toBe(0);
+    const second = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--json'], { env: other });
+    expect(second.exitCode).toBe(0);
+  });
+
   it('auto-start finds its port taken, takes a free one and records it in the sandbox profile', async () => {
     // The sandbox profile records the port of its last run…
     const { dir, env } = ciEnv();

@@ -1,3 +1,4 @@
+import { acquireLock, LockedError } from '../../infra/pid-lock.js';
 import { Sqlite } from '../../infra/sqlite.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -23,4 +24,24 @@ export class Database extends Sqlite {
     this.exec('VACUUM');
     if (this.file !== ':memory:') this.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
+}
+
+/**
+ * Another sandbox has the database file open (exit 5, as any held lock): two would each
+ * keep their own cache, clocks and idempotency records in flight over the same accounts.
+ */
+export class DatabaseInUseError extends LockedError {
+  override name = 'DatabaseInUseError';
+
+  constructor(locked: LockedError, file: string) {
+    super(locked.path, locked.pid);
+    this.message = `The database ${file} is in use by another sandbox (pid ${locked.pid}): stop it (pay sandbox stop, with its config dir), or start this one with another --db or --memory.`;
+  }
+}
+
+/** Claims a database file for this process until the release it resolves to: one sandbox a file. */
+export function claimDatabaseFile(file: string): Promise<() => Promise<void>> {
+  return acquireLock(`${file}.lock`).catch((error: unknown) => {
+    throw error instanceof LockedError ? new DatabaseInUseError(error, file) : error;
+  });
 }
