@@ -55,6 +55,21 @@ async function intentsOf(id: string): Promise<Array<{ id: string; status: string
 const createdDates = async (id: string) => (await intentsOf(id)).map((pi) => pi.created);
 
 describe('create', () => {
+  it('with an anchor of today, takes the first payment at once: the anchor is reached (active, or past_due when declined)', async () => {
+    const paid = await subscribe({ billing_cycle_anchor: '2030-01-15' });
+    expect(paid).toMatchObject({ status: 'active', next_payment_at: '2030-02-15T00:00:00Z' });
+    expect((await intentsOf(paid.id)).map((pi) => [pi.id, pi.status, pi.created])).toEqual([[paid.latest_payment_intent_id, 'succeeded', '2030-01-15T00:00:00Z']]);
+    const types = (await ok('GET', '/v1/events?limit=100')).data.map((e: { type: string }) => e.type).reverse();
+    expect(types.slice(types.indexOf('subscription.created'))).toEqual(['subscription.created', 'payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded', 'subscription.updated']);
+
+    const declined = await subscribe({ billing_cycle_anchor: '2030-01-15' }, DECLINED);
+    expect(declined).toMatchObject({ status: 'past_due', next_payment_at: null });
+    expect((await intentsOf(declined.id)).map((pi) => pi.status)).toEqual(['requires_payment_method']);
+    // Nothing is left due for the next advance to charge again.
+    await advance('2030-01-16');
+    expect((await intentsOf(paid.id))).toHaveLength(1);
+  });
+
   it('starts pending, its first payment due at the anchor, and emits subscription.created', async () => {
     const sub = await subscribe({ metadata: { order: '42' }, platform_fee_amount: 100, cancel_at: '2031-01-01' });
     expect(sub).toMatchObject({

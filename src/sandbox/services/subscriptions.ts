@@ -12,6 +12,7 @@ import {
   type SubscriptionStatus,
   type SubscriptionUpdate,
 } from '../../domain/subscriptions.js';
+import { compareInstants } from '../../infra/time.js';
 import type { ServiceContext } from './context.js';
 import { createAndConfirmForSubscription } from './payment-intents.js';
 
@@ -43,6 +44,8 @@ export function createSubscription(ctx: ServiceContext, input: SubscriptionCreat
     canceled_at: null,
   });
   ctx.emit('subscription.created', subscription);
+  // An anchor of today is reached already: its payment runs now, not at the next advance.
+  if (compareInstants(subscription.next_payment_at!, ctx.now) <= 0) return chargeScheduledPayment(ctx, subscription);
   return subscription;
 }
 

@@ -55,11 +55,20 @@ export const create = defineCommand({
     }
     const client = await f.client();
     const subscription = await client.call<Subscription>('subscriptions.create', { body });
-    if (f.io.human) f.io.success(`Created subscription ${subscription.id}: ${subscription.status}, first payment ${subscription.next_payment_at}`);
+    if (f.io.human) f.io.success(`Created subscription ${subscription.id}: ${createdSummary(subscription)}`);
+    // An anchor of today charges at once: a failed first payment is said even with --json.
+    if (subscription.status === 'past_due') f.io.warn(`Its first payment (${subscription.latest_payment_intent_id}) failed: update its payment method, then pay subscriptions retry ${subscription.id}.`);
     f.io.printObject(subscription);
     return subscription;
   },
 });
+
+/** Where a new subscription stands: waiting for its anchor, or (an anchor of today) its first payment made. */
+function createdSummary(subscription: Subscription): string {
+  if (subscription.status === 'pending') return `pending, first payment ${subscription.next_payment_at}`;
+  if (subscription.status === 'active') return `active, first payment made (${subscription.latest_payment_intent_id}), next ${subscription.next_payment_at}`;
+  return subscription.status;
+}
 
 /**
  * Asks for what is missing, checking each answer as it is given by the service's own

@@ -33,6 +33,21 @@ describe('pay subscriptions: the transition table', () => {
     expect(await intents(sub.id)).toEqual([expect.objectContaining({ status: 'succeeded', subscription_id: sub.id, created: dueInstant(sub.billing_cycle_anchor) })]);
   });
 
+  it('an anchor of today takes the first payment at create; a declined one is a warning naming the retry, even with --json', async () => {
+    const flags = async (number: string) => {
+      const { customer, pm } = await customerWithCard(number);
+      return ['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '2500', '--billing-cycle-anchor', await today(), '--interval-unit', 'month', '--interval-count', '1', '--json'];
+    };
+    const paid = await sb.pay(await flags(GOOD));
+    expect([paid.code, paid.stderr]).toEqual([0, '']);
+    expect(JSON.parse(paid.stdout)).toMatchObject({ status: 'active', latest_payment_intent_id: expect.stringMatching(/^pi_/) });
+    const declined = await sb.pay(await flags(DECLINED));
+    expect(declined.code, declined.stderr).toBe(0);
+    const sub = JSON.parse(declined.stdout);
+    expect(sub).toMatchObject({ status: 'past_due', next_payment_at: null });
+    expect(declined.stderr).toBe(`! Its first payment (${sub.latest_payment_intent_id}) failed: update its payment method, then pay subscriptions retry ${sub.id}.`);
+  });
+
   it('active → active on each successful payment; active → past_due when one fails, with no further attempts', async () => {
     const sub = await create(1);
     const dates = dueDates(sub.billing_cycle_anchor, 'month', 1, 4);
