@@ -57,6 +57,26 @@ describe('idempotency', () => {
     expect(snapshot()).toBe(before);
   });
 
+  it('a key used before is 422 with any other body, one it would refuse as invalid included', async () => {
+    const headers = { 'idempotency-key': 'key-reuse-invalid' };
+    await call('POST', '/v1/customers', { headers, body: { email: 'valid@example.com' } });
+    const before = snapshot();
+    for (const body of [{ email: 'not an email' }, { nickname: 'x' }, []]) {
+      const again = await call('POST', '/v1/customers', { headers, body });
+      expect([again.status, again.body.error.code], JSON.stringify(body)).toEqual([422, 'idempotency_key_reused']);
+    }
+    expect(snapshot()).toBe(before);
+  });
+
+  it('the same body is the same JSON value: its fields in another order (or spaced otherwise) replay', async () => {
+    const headers = { 'idempotency-key': 'key-reordered' };
+    const first = await call('POST', '/v1/customers', { headers, raw: '{"email":"order@example.com","metadata":{"a":"1","b":"2"}}' });
+    const before = snapshot();
+    const again = await call('POST', '/v1/customers', { headers, raw: '{ "metadata": { "b": "2", "a": "1" }, "email": "order@example.com" }' });
+    expect([again.status, again.headers['idempotent-replayed'], again.body]).toEqual([200, 'true', first.body]);
+    expect(snapshot()).toBe(before);
+  });
+
   it('keys are per account', async () => {
     const headers = { 'idempotency-key': 'key-shared' };
     const a = await call('POST', '/v1/customers', { headers, body: { email: 'a@example.com' } });

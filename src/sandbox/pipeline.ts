@@ -24,8 +24,8 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
- * The request pipeline, one fixed sequence: authenticate → rate limit → parse →
- * (replay) → act in one transaction → record for idempotency → respond once durable.
+ * The request pipeline, one fixed sequence: authenticate → rate limit → (replay, or
+ * 422 for a key used with another request) → parse → act in one transaction → record for idempotency → respond once durable.
  * The transaction is the request's savepoint in the tick's group commit (Database
  * `grouped`), so a request's answer waits for its neighbours' shared COMMIT and fsync,
  * but its failure rolls back its own work alone. A rejected
@@ -64,31 +64,36 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
   }
 
   async function inOwnTransactions(request: FastifyRequest): Promise<Outcome> {
-    const { account, input, replay, record } = steps(request);
+    const { account, parse, replay, record } = steps(request);
     // Such a handler may be async (it yields between its steps); it declines no payment.
     const ctx = sandbox.context(account);
-    const outcome = db.transaction(() => replay(ctx)) ?? { status: 200, body: await handler(ctx, input), replayed: false };
+    const outcome = db.transaction(() => replay(ctx)) ?? { status: 200, body: await handler(ctx, parse()), replayed: false };
     if (!outcome.replayed) db.transaction(() => record(sandbox.context(account), outcome));
     await db.durable();
     return outcome;
   }
 
-  /** Authenticates, rate-limits and parses the request; the replay, act and record steps bound to it. */
+  /** Authenticates and rate-limits the request; the replay, parse, act and record steps bound to it. */
   function steps(request: FastifyRequest) {
     const account = authenticate(sandbox, request);
     sandbox.rateLimiter?.take(account.id);
-    const body = bodyObject(request.body, name.endsWith('create'));
-    const input = {
-      body: (schemas.body ? parseOrThrow(schemas.body, body) : undefined) as Parsed<BS>,
-      query: (schemas.query ? parseOrThrow(schemas.query, request.query ?? {}) : undefined) as Parsed<QS>,
-      params: request.params as Record<string, string>,
-      origin: originOf(request),
-    };
-    if (!schemas.query) rejectUnknown(request.query ?? {}, 'This operation takes no query parameters.');
-    if (!schemas.body && isWrite(method)) rejectUnknown(body, 'This operation takes no body.');
     const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
     const requestPath = request.url.split('?')[0]!;
     const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
+
+    // After the replay check: a key used before with another body is 422, whether or not this body is valid.
+    const parse = (): RouteInput<Parsed<BS>, Parsed<QS>> => {
+      const body = bodyObject(request.body, name.endsWith('create'));
+      const input = {
+        body: (schemas.body ? parseOrThrow(schemas.body, body) : undefined) as Parsed<BS>,
+        query: (schemas.query ? parseOrThrow(schemas.query, request.query ?? {}) : undefined) as Parsed<QS>,
+        params: request.params as Record<string, string>,
+        origin: originOf(request),
+      };
+      if (!schemas.query) rejectUnknown(request.query ?? {}, 'This operation takes no query parameters.');
+      if (!schemas.body && isWrite(method)) rejectUnknown(body, 'This operation takes no body.');
+      return input;
+    };
 
     const replay = (ctx: ServiceContext): Outcome | undefined => {
       if (key === undefined) return undefined;
@@ -101,6 +106,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
       return { status: stored.status, body: undefined, json: stored.response, replayed: true, redacted };
     };
     const act = (ctx: ServiceContext): Outcome => {
+      const input = parse();
       const outcome = keepingDeclines(() => handler(ctx, input));
       return 'declined' in outcome
         ? { status: outcome.declined.status, body: outcome.declined.toBody(), replayed: false }
@@ -124,7 +130,7 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
       return outcome;
     };
 
-    return { account, input, replay, act, record };
+    return { account, parse, replay, act, record };
   }
 }
 

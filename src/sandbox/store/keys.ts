@@ -65,9 +65,13 @@ export class SandboxKeys {
     return key;
   }
 
-  /** A keyed MAC of a request body, for idempotency checks: a body's card fields cannot be guessed from it. */
+  /**
+   * A keyed MAC of a request body, for idempotency checks: a body's card fields cannot be
+   * guessed from it. Of the body as JSON with every object's keys sorted: the same body
+   * however a client orders its fields (or spaces them).
+   */
   bodyMac(body: unknown): string {
-    return createHmac('sha256', this.bodyKey).update(JSON.stringify(body ?? null)).digest('hex');
+    return createHmac('sha256', this.bodyKey).update(JSON.stringify(body ?? null, sortedKeys)).digest('hex');
   }
 
   /** Encrypts a secret the sandbox must keep (a webhook signing secret), AES-256-GCM. */
@@ -89,4 +93,10 @@ export class SandboxKeys {
   static isSealed(value: string): boolean {
     return value.startsWith(SEALED);
   }
+}
+
+/** A JSON.stringify replacer writing each object with its keys in order. */
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, (value as Record<string, unknown>)[key]]));
 }
