@@ -38,6 +38,19 @@ describe('fromZodError (through parseOrThrow): param names the field, the messag
     expect(error).toMatchObject({ status: 400, code: 'parameter_missing', param: 'amount' });
   });
 
+  it('a missing choice (an enum, a union) is parameter_missing too, not invalid', () => {
+    expect(rejection(z.strictObject({ processor: z.enum(['A', 'B'], { error: 'must be A or B' }) }), {})).toMatchObject({ code: 'parameter_missing', param: 'processor' });
+    expect(rejection(z.strictObject({ to: z.union([z.string(), z.number()]) }), {})).toMatchObject({ code: 'parameter_missing', param: 'to' });
+  });
+
+  it('a metadata key breaking a rule gets that rule, echoed no further than a short prefix', () => {
+    const long = 'k'.repeat(5000);
+    const error = rejection(CustomerCreate, { metadata: { [long]: 'v' } });
+    expect(error).toMatchObject({ code: 'parameter_invalid', param: `metadata.${'k'.repeat(31)}…`, message: `Invalid metadata.${'k'.repeat(31)}…: metadata keys are at most 40 characters` });
+    expect(JSON.stringify(error.toBody()).length).toBeLessThan(300);
+    expect(rejection(CustomerCreate, { metadata: { '': 'v' } })).toMatchObject({ param: 'metadata', message: 'Invalid metadata: metadata keys must not be empty' });
+  });
+
   it('a body that is not an object names the body', () => {
     expect(rejection(CustomerCreate, [1, 2])).toMatchObject({ code: 'parameter_invalid', param: 'body' });
   });

@@ -90,9 +90,10 @@ export const invalidState = (kind: string, id: string, status: string, action: s
 export const requiredIssue = (path: Array<string | number>, message: string) =>
   ({ code: 'custom', path, message, params: { missing: true } }) as const;
 
-/** True when an issue is about an absent field (absent input, or a requiredIssue). */
+/** True when an issue is about an absent field (absent input, of any type or choice, or a requiredIssue). */
 export function isMissingIssue(issue: z.core.$ZodIssue): boolean {
-  return (issue.code === 'invalid_type' && issue.input === undefined) || (issue.code === 'custom' && issue.params?.missing === true);
+  const absent = (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') && issue.input === undefined;
+  return absent || (issue.code === 'custom' && issue.params?.missing === true);
 }
 
 /**
@@ -107,13 +108,15 @@ export function fromZodError(error: z.ZodError): ApiError {
     const param = clip([...path, issue.keys[0] ?? ''].join('.'));
     return new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}.`, { param });
   }
-  const param = path.join('.');
+  // A key of a record (metadata) breaking its rule: the rule is the key's own, and an empty key is the record's.
+  const keyIssue = issue.code === 'invalid_key' ? issue.issues[0] : undefined;
+  const param = clip((keyIssue && path.at(-1) === '' ? path.slice(0, -1) : path).join('.'));
   if (issue.code === 'custom' && issue.params?.immutable === true) return immutable(param, `${issue.message}.`);
   if (isMissingIssue(issue)) {
     return missing(param || 'body', `Missing required parameter: ${param || 'body'}.`);
   }
   const subject = param === '' ? 'The request body' : param;
-  return invalid(param || 'body', `Invalid ${subject}: ${issue.message}`);
+  return invalid(param || 'body', `Invalid ${subject}: ${(keyIssue ?? issue).message}`);
 }
 
 /** Parses with a domain schema; a failure becomes the service's 400. */
