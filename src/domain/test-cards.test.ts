@@ -63,6 +63,8 @@ describe('chargeOutcomeByKey', () => {
     for (const ch of CHANNELS) {
       expect(chargeOutcomeByKey('partial', ch, 1000)).toEqual({ ok: true, captured: 500 });
       expect(chargeOutcomeByKey('partial', ch, 1001)).toEqual({ ok: true, captured: 500 });
+      // Half of 1 rounds down to nothing: a decline, never a success that collected 0.
+      expect(chargeOutcomeByKey('partial', ch, 1)).toMatchObject({ ok: false, code: 'insufficient_funds' });
     }
   });
 

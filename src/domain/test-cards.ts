@@ -31,7 +31,7 @@ const DESCRIPTIONS: Record<OutcomeKey, string> = {
   processor_b_only: 'Succeeds in person on processor B; card_not_supported elsewhere',
   card_declined: 'Declined: card_declined',
   insufficient_funds: 'Declined: insufficient_funds',
-  partial: 'Partial authorization: half the amount (rounded down) is captured',
+  partial: 'Partial authorization: half the amount (rounded down) is captured; an amount of 1 is declined, insufficient_funds',
   hsa_fsa: 'HSA/FSA card: always card_not_supported',
   expired_card: 'Declined: expired_card',
   incorrect_cvc: 'Declined: incorrect_cvc',
@@ -84,8 +84,11 @@ export function chargeOutcomeByKey(key: OutcomeKey, channel: Channel, amount: nu
   switch (key) {
     case 'success':
       return { ok: true, captured: amount };
-    case 'partial':
-      return { ok: true, captured: Math.floor(amount / 2) };
+    case 'partial': {
+      // Half of 1 is nothing: no funds to authorize, as a reader's available_amount of 0.
+      const half = Math.floor(amount / 2);
+      return half > 0 ? { ok: true, captured: half } : chargeOutcomeByKey('insufficient_funds', channel, amount);
+    }
     case 'processor_b_only':
       return channel.kind === 'in_person' && channel.processor === 'B'
         ? { ok: true, captured: amount }

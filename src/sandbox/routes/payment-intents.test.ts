@@ -180,6 +180,8 @@ describe('payment intents, card', () => {
     const twice = await s.call('POST', `/v1/payment-intents/${res.body.id}/capture`, {});
     expect(twice.status).toBe(409);
     expect(twice.body.error.message).toContain('only once');
+    // DESIGN: an invalid_state message names the current status.
+    expect(twice.body.error.message).toContain('its status is succeeded');
   });
 
   it('capture of an automatic intent is a state error', async () => {

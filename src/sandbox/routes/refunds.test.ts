@@ -27,7 +27,9 @@ describe('refunds', () => {
     const rest = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id });
     expect(rest.body.amount).toBe(700);
     expect((await s.call('GET', `/v1/charges/${pi.latest_charge_id}`)).body).toMatchObject({ amount_refunded: 1000, refunded: true });
-    expect((await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id })).status).toBe(409);
+    const none = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id });
+    expect([none.status, none.body.error.code]).toEqual([409, 'invalid_state']);
+    expect(none.body.error.message).toBe(`Cannot refund payment intent ${pi.id}: its status is succeeded and its charge ${pi.latest_charge_id} is already fully refunded.`);
     expect(types(pi.id).filter((t) => t === 'charge.refunded')).toHaveLength(2);
     const list = (await s.call('GET', `/v1/refunds?payment_intent_id=${pi.id}`)).body.data;
     expect(list.map((r: { amount: number }) => r.amount)).toEqual([700, 300]);

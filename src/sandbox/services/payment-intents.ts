@@ -256,7 +256,7 @@ export function settleOnReader(ctx: ServiceContext, reader: TerminalReader, inte
 export function capturePaymentIntent(ctx: ServiceContext, id: string, body: PaymentIntentCapture): PaymentIntent {
   const intent = getPaymentIntent(ctx, id);
   if (intent.status === 'succeeded' && intent.capture_method === 'manual') {
-    throw new ApiError(409, 'invalid_state', `Payment intent ${intent.id} was already captured: a payment intent is captured only once, even for less than was authorized.`);
+    throw new ApiError(409, 'invalid_state', `Cannot capture payment intent ${intent.id}: its status is succeeded, it was captured already (a payment intent is captured only once, even for less than was authorized).`);
   }
   requireStatus(intent, ['requires_capture'], 'capture');
   const amount = body.amount_to_capture ?? intent.amount_capturable;

@@ -35,7 +35,7 @@ export function createRefund(ctx: ServiceContext, body: RefundCreate): Refund {
   if (intent.status !== 'succeeded') throw invalidState('payment intent', intent.id, intent.status, 'refund');
   const charge = ctx.get<Charge>('charge', intent.latest_charge_id!);
   const refundable = charge.amount_captured - committedRefunds(ctx, charge);
-  if (refundable <= 0) throw new ApiError(409, 'invalid_state', `Charge ${charge.id} of payment intent ${intent.id} is already fully refunded.`);
+  if (refundable <= 0) throw new ApiError(409, 'invalid_state', `Cannot refund payment intent ${intent.id}: its status is succeeded and its charge ${charge.id} is already fully refunded.`);
   const amount = body.amount ?? refundable;
   if (amount > refundable) {
     throw invalid('amount', `Invalid amount: at most ${refundable} can be refunded (${charge.amount_captured} captured, ${charge.amount_captured - refundable} already refunded or pending).`);
