@@ -23,15 +23,17 @@ export const Metadata = z
 export const LAST_DATE = '2100-12-31';
 export const FIRST_DATE = '1970-01-01';
 
-export const DateString = z
+/** A real calendar date, YYYY-MM-DD, whatever its year. */
+export const CalendarDate = z
   .string({ error: 'must be a date in the form YYYY-MM-DD' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date in the form YYYY-MM-DD' })
   .refine((s) => {
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-  }, { error: 'must be a real calendar date (YYYY-MM-DD)', abort: true })
-  // Same-length ISO dates compare as strings.
-  .refine((s) => s >= FIRST_DATE && s <= LAST_DATE, { error: `must be a date from ${FIRST_DATE} to ${LAST_DATE}` });
+  }, { error: 'must be a real calendar date (YYYY-MM-DD)', abort: true });
+
+// Same-length ISO dates compare as strings.
+export const DateString = CalendarDate.refine((s) => s >= FIRST_DATE && s <= LAST_DATE, { error: `must be a date from ${FIRST_DATE} to ${LAST_DATE}` });
 
 export const IdOf = (prefix: string) =>
   z

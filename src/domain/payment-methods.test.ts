@@ -26,6 +26,11 @@ describe('PaymentMethodCreate', () => {
     expect(parsed.type === 'card' && parsed.card.number).toBe('4242424242424242');
   });
 
+  it('states the expiry year\'s range, which a four-digit year such as 2100 can break', () => {
+    const result = PaymentMethodCreate.safeParse({ type: 'card', card: { number: '4242424242424242', exp_month: 1, exp_year: 2100, cvc: '123' } });
+    expect(result.error?.issues[0]).toMatchObject({ path: ['card', 'exp_year'], message: 'must be the four-digit expiry year, from 2000 to 2099, e.g. 2030' });
+  });
+
   it('never repeats the number or cvc in its messages', () => {
     for (const body of [card('4242424242424241'), card('378282246310005', '987'), card('9999999999999995')]) {
       const result = PaymentMethodCreate.safeParse(body);

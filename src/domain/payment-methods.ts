@@ -16,11 +16,8 @@ const ExpMonth = z
   .min(1, { error: 'must be the expiry month as an integer from 1 to 12' })
   .max(12, { error: 'must be the expiry month as an integer from 1 to 12' });
 
-const ExpYear = z
-  .number({ error: 'must be the four-digit expiry year, e.g. 2030' })
-  .int({ error: 'must be the four-digit expiry year, e.g. 2030' })
-  .min(2000, { error: 'must be the four-digit expiry year, e.g. 2030' })
-  .max(2099, { error: 'must be the four-digit expiry year, e.g. 2030' });
+const EXP_YEAR_RULE = 'must be the four-digit expiry year, from 2000 to 2099, e.g. 2030';
+const ExpYear = z.number({ error: EXP_YEAR_RULE }).int({ error: EXP_YEAR_RULE }).min(2000, { error: EXP_YEAR_RULE }).max(2099, { error: EXP_YEAR_RULE });
 
 export const CardInput = z
   .strictObject({

@@ -1,13 +1,26 @@
 import { z } from 'zod';
-import { addMs, DAY_MS, toInstant } from '../infra/time.js';
-import { DateString } from './common.js';
+import { addMs, compareInstants, DAY_MS, toInstant } from '../infra/time.js';
+import { CalendarDate, FIRST_DATE, LAST_DATE } from './common.js';
+import { invalid } from './errors.js';
 
 const DateTime = z.iso.datetime({ offset: true, error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' });
+
+/** The clock stays within the dates the service takes: outside them no subscription could start. */
+const CLOCK_START = `${FIRST_DATE}T00:00:00Z`;
+const CLOCK_END = `${LAST_DATE}T23:59:59.999Z`;
+const CLOCK_RULE = `the clock goes no later than ${LAST_DATE}`;
+
+/** Where a clock is set: a date (00:00:00Z of it) or a date-time, within the service's dates. */
+export const ClockTo = z
+  .union([CalendarDate, DateTime], { error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' })
+  .refine((to) => compareInstants(instantOf(to), CLOCK_START) >= 0 && compareInstants(instantOf(to), CLOCK_END) <= 0, {
+    error: `must be a date or date-time from ${FIRST_DATE} to ${LAST_DATE}`,
+  });
 
 /** `{to}` (a date means 00:00:00Z of it) or `{days}`, exactly one. */
 export const ClockAdvance = z
   .strictObject({
-    to: z.union([DateString, DateTime], { error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' }).optional(),
+    to: ClockTo.optional(),
     days: z
       .number({ error: 'must be a whole number of days from 1 to 36600' })
       .int({ error: 'must be a whole number of days from 1 to 36600' })
@@ -24,11 +37,13 @@ export type ClockAdvance = z.infer<typeof ClockAdvance>;
 
 /** An ISO instant for a clock target: a bare date is 00:00:00Z of that date. */
 export function clockTarget(advance: ClockAdvance, now: string): string {
-  if (advance.days !== undefined) return addMs(now, advance.days * DAY_MS);
-  const to = advance.to!;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(to)) return `${to}T00:00:00Z`;
-  return toInstant(to);
+  if (advance.to !== undefined) return instantOf(advance.to);
+  const to = addMs(now, advance.days! * DAY_MS);
+  if (compareInstants(to, CLOCK_END) > 0) throw invalid('days', `Invalid days: ${CLOCK_RULE}, and ${advance.days} days from ${now} is ${to}.`);
+  return to;
 }
+
+const instantOf = (to: string) => (/^\d{4}-\d{2}-\d{2}$/.test(to) ? `${to}T00:00:00Z` : toInstant(to));
 
 export interface TestClockObject {
   object: 'test_clock';

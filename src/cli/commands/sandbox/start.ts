@@ -1,7 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
-import { DateString } from '../../../domain/common.js';
-import { clockTarget } from '../../../domain/test-helpers.js';
+import { ClockTo, clockTarget } from '../../../domain/test-helpers.js';
 import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { sandboxDbFile } from '../../../config/paths.js';
 import { PortInUseError, refusedStart, UsageError } from '../../errors.js';
@@ -19,7 +17,6 @@ const flags = {
 };
 export type StartOptions = OptionsOf<Record<never, never>, typeof flags>;
 
-const ClockFlag = z.union([DateString, z.iso.datetime({ offset: true })]);
 
 export const start = defineCommand({
   name: 'start',
@@ -63,7 +60,8 @@ function checkOptions(options: StartOptions): string | undefined {
   if (options.port < 0 || options.port > 65_535) throw new UsageError('Invalid --port: must be from 0 to 65535.');
   if (options.memory && options.db) throw new UsageError('--db and --memory cannot be used together: choose one.');
   if (options.clock === undefined) return undefined;
-  if (!ClockFlag.safeParse(options.clock).success) throw new UsageError(`Invalid --clock: must be a date (YYYY-MM-DD) or an ISO 8601 date-time, got '${options.clock}'.`);
+  const checked = ClockTo.safeParse(options.clock);
+  if (!checked.success) throw new UsageError(`Invalid --clock: ${checked.error.issues[0]!.message}, got '${options.clock}'.`);
   return clockTarget({ to: options.clock }, '');
 }
 
