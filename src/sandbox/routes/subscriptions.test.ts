@@ -251,6 +251,17 @@ describe('the billing engine', () => {
 });
 
 describe('update, cancel and list', () => {
+  it('an update that changes nothing is no change: no subscription.updated, the same object', async () => {
+    const sub = await subscribe({ metadata: { plan: 'gold' } });
+    const updates = async () => (await ok('GET', '/v1/events?type=subscription.updated&limit=100')).data.filter((e: { data: { object: { id: string } } }) => e.data.object.id === sub.id).length;
+    for (const body of [{}, { cancel_at: null }, { platform_fee_amount: null }, { metadata: { plan: 'gold' } }, { metadata: { absent: '' } }, { payment_method_id: sub.payment_method_id }]) {
+      expect(await ok('POST', `/v1/subscriptions/${sub.id}`, body), JSON.stringify(body)).toEqual(sub);
+    }
+    expect(await updates()).toBe(0);
+    expect(await ok('POST', `/v1/subscriptions/${sub.id}`, { metadata: { plan: 'silver' } })).toMatchObject({ metadata: { plan: 'silver' } });
+    expect(await updates()).toBe(1);
+  });
+
   it('answers the immutable fields with 400 parameter_immutable naming each, changing nothing', async () => {
     const sub = await subscribe();
     for (const [param, value] of [['customer_id', 'cus_other'], ['billing_cycle_anchor', '2030-03-01'], ['interval_unit', 'week'], ['interval_count', 3]] as const) {

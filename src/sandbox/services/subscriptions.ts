@@ -73,13 +73,26 @@ export function updateSubscription(ctx: ServiceContext, id: string, input: Subsc
   }
   const metadata = { ...subscription.metadata, ...input.metadata };
   for (const [key, value] of Object.entries(metadata)) if (value === '') delete metadata[key];
-  return changed(ctx, {
+  const updated = {
     ...subscription,
     payment_method_id: input.payment_method_id ?? subscription.payment_method_id,
     platform_fee_amount: input.platform_fee_amount === undefined ? subscription.platform_fee_amount : input.platform_fee_amount,
     cancel_at: input.cancel_at === undefined ? subscription.cancel_at : input.cancel_at,
     metadata,
-  });
+  };
+  // subscription.updated is for a subscription that changes (spec section 6): an update that changes nothing is not one.
+  return sameUpdatableFields(subscription, updated) ? subscription : changed(ctx, updated);
+}
+
+function sameUpdatableFields(a: Subscription, b: Subscription): boolean {
+  const keys = Object.keys(a.metadata);
+  return (
+    a.payment_method_id === b.payment_method_id &&
+    a.platform_fee_amount === b.platform_fee_amount &&
+    a.cancel_at === b.cancel_at &&
+    keys.length === Object.keys(b.metadata).length &&
+    keys.every((key) => a.metadata[key] === b.metadata[key])
+  );
 }
 
 /** active → paused: no payment is attempted until resumed. */
