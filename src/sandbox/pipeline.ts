@@ -25,7 +25,8 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
  * The request pipeline, one fixed sequence: authenticate → rate limit → (replay, or
- * 422 for a key used with another request) → parse → act in one transaction → record for idempotency → respond once durable.
+ * 422 for a key used with another request) → parse → act in one transaction → record
+ * for idempotency → respond once durable.
  * The transaction is the request's savepoint in the tick's group commit (Database
  * `grouped`), so a request's answer waits for its neighbours' shared COMMIT and fsync,
  * but its failure rolls back its own work alone. A rejected

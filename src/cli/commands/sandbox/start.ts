@@ -17,7 +17,6 @@ const flags = {
 };
 export type StartOptions = OptionsOf<Record<never, never>, typeof flags>;
 
-
 export const start = defineCommand({
   name: 'start',
   description: 'Start the local sandbox service (it becomes the `sandbox` profile)',
