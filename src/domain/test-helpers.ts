@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addMs, compareInstants, DAY_MS, toInstant } from '../infra/time.js';
+import { addMs, compareInstants, DAY_MS, msOf, toInstant } from '../infra/time.js';
 import { CalendarDate, FIRST_DATE, LAST_DATE } from './common.js';
 import { invalid } from './errors.js';
 
@@ -13,7 +13,8 @@ const CLOCK_RULE = `the clock goes no later than ${LAST_DATE}`;
 /** Where a clock is set: a date (00:00:00Z of it) or a date-time, within the service's dates. */
 export const ClockTo = z
   .union([CalendarDate, DateTime], { error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' })
-  .refine((to) => compareInstants(instantOf(to), CLOCK_START) >= 0 && compareInstants(instantOf(to), CLOCK_END) <= 0, {
+  // zod runs this after a failed union too: what is no date at all (NaN) is outside, its format already said.
+  .refine((to) => msOf(dateTimeOf(to)) >= msOf(CLOCK_START) && msOf(dateTimeOf(to)) <= msOf(CLOCK_END), {
     error: `must be a date or date-time from ${FIRST_DATE} to ${LAST_DATE}`,
   });
 
@@ -43,7 +44,9 @@ export function clockTarget(advance: ClockAdvance, now: string): string {
   return to;
 }
 
-const instantOf = (to: string) => (/^\d{4}-\d{2}-\d{2}$/.test(to) ? `${to}T00:00:00Z` : toInstant(to));
+/** A bare date is 00:00:00Z of it. */
+const dateTimeOf = (to: string) => (/^\d{4}-\d{2}-\d{2}$/.test(to) ? `${to}T00:00:00Z` : to);
+const instantOf = (to: string) => toInstant(dateTimeOf(to));
 
 export interface TestClockObject {
   object: 'test_clock';
