@@ -38,6 +38,15 @@ describe('the API key never appears whole in stdout, stderr or --verbose', () =>
     expect(result.stderr).toMatch(/> pay-api-key: sk_test_…\w{4}/);
   });
 
+  it('--verbose traces a WebSocket\'s upgrade too (listen, events tail, terminal simulate), the key masked', async () => {
+    const result = await sb.pay(['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:9/hook', '--exit-after-idle', '1s', '--verbose']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^> GET ws:\/\/127\.0\.0\.1:\d+\/v1\/listen\?listener=lsn_/m);
+    expect(result.stderr).toMatch(/^> pay-api-key: sk_test_…\w{4}$/m);
+    expect(result.stderr).toMatch(/^< 101 GET \/v1\/listen \(\d+ms\)$/m);
+    expectNoKey(result, sb.apiKey);
+  });
+
   it('an error with --verbose keeps it masked too', async () => {
     const result = await sb.pay(['customers', 'get', 'cus_missing', '--verbose']);
     expect(result.code).toBe(4);

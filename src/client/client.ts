@@ -37,6 +37,14 @@ export interface CallOptions {
 
 export type { RawResponse };
 
+/** `--verbose` for a request made outside call(): a WebSocket's upgrade and what follows. */
+export interface RequestTrace {
+  /** The request's line and headers, the key masked. */
+  request(method: string, url: URL, headers: Record<string, string>): void;
+  /** A line of the answer, or of what became of the connection. */
+  line(text: string): void;
+}
+
 /** Failures worth another attempt: the next one may well get through. */
 const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -65,6 +73,12 @@ export class Client {
   }
 
   /** Headers that authenticate as this profile (also used by WebSocket connections). */
+  /** The trace for requests made outside call() (WebSockets); undefined without `--verbose`. */
+  get tracer(): RequestTrace | undefined {
+    const trace = this.options.trace;
+    return trace && { request: (method, url, headers) => this.traceRequest(method, url, headers, undefined, 0), line: trace };
+  }
+
   authHeaders(): Record<string, string> {
     const prefix = this.options.headerPrefix;
     return { [`${prefix}-account`]: this.options.account, [`${prefix}-api-key`]: this.options.apiKey };

@@ -1,6 +1,8 @@
 import WebSocket from 'ws';
+import { redactBody } from '../config/mask.js';
 import { describeError } from '../infra/webhook-post.js';
 import { toApiError } from './api-error.js';
+import type { RequestTrace } from './client.js';
 import { serviceUrl } from './url.js';
 
 const FIRST_BACKOFF_MS = 250;
@@ -51,6 +53,8 @@ export interface ReconnectingSocketOptions<In extends Frame> {
    */
   giveUp: { afterMs?: number | undefined; beforeReady?: boolean; error: (reason: string) => Error };
   handlers: SocketHandlers<In>;
+  /** `--verbose`: each upgrade request, its answer, and how the connection ended. */
+  trace?: RequestTrace | undefined;
 }
 
 /**
@@ -119,11 +123,15 @@ export class ReconnectingSocket<In extends Frame, Out extends Frame> {
 
   /** One connection, from opening to closing: whether it became ready, and why it ended. */
   private session(): Promise<{ ready: boolean; reason: string }> {
-    const { baseUrl, path, headers, handlers } = this.options;
+    const { baseUrl, path, headers, handlers, trace } = this.options;
     const url = serviceUrl(baseUrl, path, { websocket: true });
     for (const [key, value] of Object.entries(this.options.query?.() ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+    trace?.request('GET', url, headers);
+    const started = performance.now();
+    const answered = (status: number) => trace?.line(`< ${status} GET ${url.pathname} (${Math.round(performance.now() - started)}ms)`);
     return new Promise((resolve) => {
       const ws = new WebSocket(url, { headers, handshakeTimeout: OPEN_TIMEOUT_MS });
+      ws.on('upgrade', (response) => answered(response.statusCode ?? 101));
       this.ws = ws;
       let ready = false;
       let reason: string | undefined;
@@ -143,6 +151,8 @@ export class ReconnectingSocket<In extends Frame, Out extends Frame> {
         response.on('data', (chunk: Buffer) => (body += chunk.toString()));
         response.on('end', () => {
           const status = response.statusCode ?? 0;
+          answered(status);
+          if (body) trace?.line(`< ${redactBody(body)}`);
           if (FATAL_STATUSES.has(status)) this.fail(toApiError({ status, headers: response.headers, body: parseJson(body) }));
           reason = `HTTP ${status}`;
           ws.terminate();
@@ -172,8 +182,10 @@ export class ReconnectingSocket<In extends Frame, Out extends Frame> {
       ws.on('close', (code, text) => {
         clearTimeout(watchdog);
         const said = String(text);
+        const ended = reason ?? `connection closed (${code}${said ? `: ${said}` : ''})`;
+        trace?.line(`${reason === undefined ? '<' : '!'} GET ${url.pathname}: ${ended}`);
         handlers.closed?.(code, said);
-        resolve({ ready, reason: reason ?? `connection closed (${code}${said ? `: ${said}` : ''})` });
+        resolve({ ready, reason: ended });
       });
     });
   }

@@ -1,5 +1,6 @@
 import { toApiError } from '../client/api-error.js';
 import { NetworkError } from '../client/errors.js';
+import type { RequestTrace } from '../client/client.js';
 import { ReconnectingSocket } from '../client/reconnecting-socket.js';
 import { endpoints } from '../domain/endpoints.js';
 import { ApiError } from '../domain/errors.js';
@@ -47,6 +48,8 @@ export interface SimulatorOptions {
   sink: SimulatorSink;
   /** Stop once the first action ends (answered, refused or canceled); a refusal then fails the run. */
   once?: boolean | undefined;
+  /** `--verbose`: each connection's upgrade request and answer. */
+  trace?: RequestTrace | undefined;
 }
 
 interface Current {
@@ -81,6 +84,7 @@ export class ReaderSimulator {
       path: endpoints['terminal_readers.connect'].path,
       headers: options.headers,
       closeReason: 'reader stopped',
+      trace: options.trace,
       giveUp: { beforeReady: true, error: (reason) => new NetworkError(`Could not connect the reader to the service at ${baseUrl} (${reason}).`, baseUrl) },
       handlers: {
         opened: () => {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Agent } from 'undici';
+import type { RequestTrace } from '../client/client.js';
 import { type Event, matchesType } from '../domain/events.js';
 import { acquireLock, LockedError } from '../infra/pid-lock.js';
 import { postSignedEvent } from '../infra/webhook-post.js';
@@ -77,6 +78,8 @@ export interface ForwarderOptions {
   /** End the run once this many events are settled (acknowledged). */
   maxEvents?: number | undefined;
   sink: ListenSink;
+  /** `--verbose`: the tunnel's upgrade requests and answers. */
+  trace?: RequestTrace | undefined;
 }
 
 /** Why a run ended: stop() (an interrupt), idle for exitAfterIdleMs, or maxEvents settled. */
@@ -191,6 +194,7 @@ export class Forwarder {
       baseUrl: options.baseUrl,
       headers: options.headers,
       giveUpAfterMs: options.giveUpAfterMs,
+      trace: options.trace,
       query: () => this.query(),
       handlers: {
         ready: (frame, reconnected) => this.onReady(frame, reconnected),

@@ -1,3 +1,4 @@
+import type { RequestTrace } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
 import { ReconnectingSocket } from '../client/reconnecting-socket.js';
 import { endpoints } from '../domain/endpoints.js';
@@ -38,6 +39,8 @@ export interface TunnelOptions {
   /** Stop reconnecting once the service has been unreachable this long (NetworkError). */
   giveUpAfterMs?: number | undefined;
   handlers: TunnelHandlers;
+  /** `--verbose`: each connection's upgrade request and answer. */
+  trace?: RequestTrace | undefined;
 }
 
 /**
@@ -57,6 +60,7 @@ export class Tunnel {
       headers: options.headers,
       query: options.query,
       closeReason: 'listen stopped',
+      trace: options.trace,
       giveUp: {
         afterMs: giveUpAfterMs,
         error: (reason) =>

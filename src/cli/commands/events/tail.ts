@@ -32,6 +32,7 @@ export async function run(options: TailOptions, f: Factory): Promise<void> {
   const tunnel = new Tunnel({
     baseUrl: client.baseUrl,
     headers: client.authHeaders(),
+    trace: client.tracer,
     // After a reconnect, carry on after the last event shown.
     query: () => ({ types: options.types?.join(','), ...(last !== undefined ? { after: last } : { from }) }),
     handlers: {

@@ -92,6 +92,7 @@ export async function run(options: SimulateOptions, f: Factory): Promise<void> {
     customer,
     sink: f.io.json ? jsonSink(f.io) : humanSink(f.io),
     once: options.once,
+    trace: client.tracer,
   });
   void f.io.untilStopped().then(() => simulator.stop());
   let cancelled = false;

@@ -102,6 +102,7 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
     exitAfterIdleMs: options.exitAfterIdle,
     maxEvents: options.maxEvents,
     sink,
+    trace: client.tracer,
   });
   const running = forwarder.run();
   let waiting: number;
