@@ -32,6 +32,12 @@ describe('pay completion', () => {
     expect(checkedIn, `completions/pay.${shell} is stale: run npm run completions`).toBe(`${generated.stdout}\n`);
   });
 
+  it('with --json, prints the script as a field of one JSON object', async () => {
+    const result = await runPay(['completion', 'fish', '--json'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ shell: 'fish', script: readFileSync(join(SCRIPTS, 'pay.fish'), 'utf8') });
+  });
+
   it('rejects an unknown shell as a usage error', async () => {
     const result = await runPay(['completion', 'powershell'], { env });
     expect(result.exitCode).toBe(2);

@@ -50,5 +50,8 @@ export async function run(options: CompletionOptions, command: Command, f: Facto
     return f.io.success(`Wrote ${shells.map((s) => `completions/pay.${s}`).join(', ')}.`);
   }
   if (options.shell === undefined) throw new UsageError(`Missing [shell]: one of ${SHELLS.join(', ')} (or --write).`);
-  f.io.out(completionScript(options.shell, tree));
+  const script = completionScript(options.shell, tree);
+  // --json keeps its promise here too: data as one JSON object, the script a field of it.
+  if (f.io.json) return f.io.printJSON({ shell: options.shell, script });
+  f.io.out(script);
 }
