@@ -178,11 +178,13 @@ const urlOf = (error: FastifyError) => /^'(.*)' is /s.exec(error.message)?.[1] ?
  * Requests node's HTTP parser refuses before fastify sees them (headers beyond
  * `maxHeaderSize`, malformed HTTP) get the error body on the raw socket.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const apiError =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? new ApiError(431, 'headers_too_large', `The request line and headers must be at most ${maxHeaderSize} bytes together.`)
+      ? requestLineTooLong(error.rawPacket)
+        ? new ApiError(414, 'url_too_long', `The URL must be at most ${maxHeaderSize} bytes, with the request's headers.`)
+        : new ApiError(431, 'headers_too_large', `The request line and headers must be at most ${maxHeaderSize} bytes together.`)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new ApiError(408, 'request_timeout', 'The request was not received in time.')
         : new ApiError(400, 'invalid_request', 'The request is not well-formed HTTP/1.1.');
@@ -193,4 +195,16 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     () => socket.destroy(),
   );
+}
+
+/**
+ * Whether the parser overflowed on the request line itself (a URL too long, 414) rather
+ * than on the headers (431): what it was reading starts the request and has no line end
+ * within the limit. A request line split over packets reads as headers, the safe side.
+ */
+function requestLineTooLong(packet: unknown): boolean {
+  // node's parser hands over the bytes it was given (fastify's type says otherwise).
+  if (!Buffer.isBuffer(packet) || !/^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'))) return false;
+  const end = packet.indexOf('\r\n');
+  return end === -1 || end > maxHeaderSize;
 }

@@ -138,8 +138,10 @@ describe('every status of the error table, with its type', () => {
 
   it('431 invalid_request_error: headers beyond the limit, answered before any route', async () => {
     expectErrorBody(await get('/v1/customers', `${auth()}X-Big: ${long(20_000)}\r\n`), 431, 'headers_too_large', 'Z');
-    // A URL beyond the limit is refused by the same parser.
-    expectErrorBody(await get(`/v1/customers?q=${long(20_000)}`), 431, 'headers_too_large', 'Z');
+  });
+
+  it('414 invalid_request_error: a URL beyond the parser\'s limit, told apart from headers', async () => {
+    expectErrorBody(await get(`/v1/customers?q=${long(20_000)}`), 414, 'url_too_long', 'Z');
   });
 
   it('500 api_error: an unexpected failure, its own message never shown', async () => {
