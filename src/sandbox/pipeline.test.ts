@@ -125,6 +125,16 @@ describe('authentication (DESIGN.md section 4)', () => {
     expect(mismatch).toMatchObject({ status: 403, body: { error: { type: 'permission_error', code: 'account_mismatch' } } });
   });
 
+  it('authenticates before reading the body: no valid key is 401 whatever the body, not JSON or too large', async () => {
+    const noKey = { 'pay-api-key': '' };
+    expect(await call('POST', '/v1/customers', { headers: noKey, raw: '{not json' })).toMatchObject({ status: 401, body: { error: { code: 'api_key_missing' } } });
+    expect(await call('POST', '/v1/customers', { headers: noKey, raw: JSON.stringify({ email: 'x'.repeat(BODY_LIMIT) }) })).toMatchObject({ status: 401 });
+    const unknownKey = { 'pay-api-key': 'sk_test_unknown_0123456789' };
+    expect(await call('POST', '/v1/customers', { headers: unknownKey, raw: '[' })).toMatchObject({ status: 401, body: { error: { code: 'api_key_invalid' } } });
+    // With a valid key, the body is read and judged as before.
+    expect(await call('POST', '/v1/customers', { raw: '{not json' })).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });
+  });
+
   it('one account never sees another\'s objects', async () => {
     const created = await call('POST', '/v1/customers', { body: { email: 'mine@example.com' } });
     expect((await call('GET', `/v1/customers/${created.body.id}`, { headers: B })).status).toBe(404);

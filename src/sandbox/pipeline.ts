@@ -24,9 +24,9 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
- * The request pipeline, one fixed sequence: authenticate → rate limit → (replay, or
- * 422 for a key used with another request) → parse → act in one transaction → record
- * for idempotency → respond once durable.
+ * The request pipeline, one fixed sequence: authenticate → rate limit (both before the
+ * body is read) → (replay, or 422 for a key used with another request) → parse → act in
+ * one transaction → record for idempotency → respond once durable.
  * The transaction is the request's savepoint in the tick's group commit (Database
  * `grouped`), so a request's answer waits for its neighbours' shared COMMIT and fsync,
  * but its failure rolls back its own work alone. A rejected
@@ -46,9 +46,22 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
 ): void {
   const { method, path } = endpoints[name];
   const db = sandbox.store.db;
+  /** Each request's account, authenticated as it arrives. */
+  const accounts = new WeakMap<FastifyRequest, Account>();
   app.route({
     method,
     url: fastifyPath(path),
+    // Before the body is read: a request without a valid key is 401 (or 429) whatever its body, too large or not JSON.
+    onRequest: (request, _reply, done) => {
+      try {
+        const account = authenticate(sandbox, request);
+        sandbox.rateLimiter?.take(account.id);
+        accounts.set(request, account);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const outcome = schemas.ownTransactions ? await inOwnTransactions(request) : await db.grouped(() => inOneTransaction(request), isWrite(method));
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
@@ -74,10 +87,9 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
     return outcome;
   }
 
-  /** Authenticates and rate-limits the request; the replay, parse, act and record steps bound to it. */
+  /** The replay, parse, act and record steps of an authenticated request. */
   function steps(request: FastifyRequest) {
-    const account = authenticate(sandbox, request);
-    sandbox.rateLimiter?.take(account.id);
+    const account = accounts.get(request)!;
     const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
     const requestPath = request.url.split('?')[0]!;
     const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
