@@ -192,6 +192,35 @@ describe('runRetryBatch', () => {
     expect(report.results[0]!.payment_intent_id).toBe((await intents(ids[0]!))[0]!.id);
   });
 
+  it('resumed after the service forgot its keys (a day on), takes a started item\'s attempt as its result: never a second attempt, never a paid one called skipped', async () => {
+    const ids = await pastDue(3);
+    await fix(ids[0]!);
+    await fix(ids[1]!, NO_FUNDS);
+    const first = await newBatch(undefined, true);
+    // The crash: subs 0 and 1 were sent and answered (paid; declined again), their results never written.
+    for (const id of ids.slice(0, 2)) {
+      await first.journal.started(id, `key-${id}`);
+      await client.call('subscriptions.retry', { params: { id }, idempotencyKey: `key-${id}` }).catch(() => undefined);
+    }
+    await first.journal.close();
+    // Two days on, the service no longer knows those keys.
+    await ok('POST', '/v1/test-helpers/clock/advance', { days: 2 });
+
+    const resumed = await openBatch(first.journal.path);
+    const report = await runRetryBatch({ client, batch: resumed, concurrency: 1, newKey: () => 'key-fresh' });
+    await resumed.journal.close();
+
+    const paid = (await intents(ids[0]!))[0]!;
+    const declined = (await intents(ids[1]!))[0]!;
+    expect(report.results.map((r) => [r.subscription_id, r.outcome, r.status, r.decline_code, r.payment_intent_id])).toEqual([
+      [ids[0], 'succeeded', 'active', null, paid.id],
+      [ids[1], 'failed', 'past_due', 'insufficient_funds', declined.id],
+      [ids[2], 'failed', 'past_due', 'card_declined', (await intents(ids[2]!))[0]!.id],
+    ]);
+    // One attempt each from this batch: the first decline and the batch's retry.
+    for (const id of ids) expect((await intents(id)).map((pi) => pi.status)).toHaveLength(2);
+  });
+
   it('with include_unchanged also retries an unchanged card after a soft decline, never after a hard one', async () => {
     const [hard] = await pastDue(1, { number: EXPIRED });
     const [soft] = await pastDue(1, { number: NO_FUNDS });

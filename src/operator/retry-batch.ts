@@ -12,9 +12,11 @@ import { eachLimited } from './pool.js';
 // The past_due batch retry engine. Each item the batch's rule retries (batchDecision) is
 // retried once, through `POST /v1/subscriptions/{id}/retry` with an idempotency key that
 // is in the journal before the request leaves; a batch cut short (crash, Ctrl-C, service unreachable) is
-// resumed from its journal: items with a result are done, items started without one are
-// sent again with their original key (the service answers what it answered the first
-// time, so nothing is charged twice), the rest are started. Items the rule leaves alone
+// resumed from its journal: items with a result are done; an item started without one
+// takes the attempt its subscription shows since it was selected as its result, or, when
+// there is none, is sent again with its original key (the service answers what it answered
+// the first time, so nothing is charged twice, even after the service forgot the key); the
+// rest are started. Items the rule leaves alone
 // are journaled as skipped with the reason, no request sent. No terminal I/O here:
 // progress goes to callbacks.
 
@@ -142,27 +144,33 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
   const todo = state.header.items.filter((item) => !state.results.has(item.subscription_id));
   let concurrency = options.concurrency;
 
+  /** The retry, sent again with its key while the service rate limits the batch. */
+  const sendRetry = async (item: PastDueSubscription, key: string): Promise<ItemResult> => {
+    for (let n = 0; ; n++) {
+      try {
+        return await attempt(client, item, key);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 429) || n + 1 >= RATE_LIMIT_TRIES || options.signal?.aborted) throw error;
+        // The service is past its rate: fewer at once, and this one again with its key.
+        if (concurrency > 1) options.onRateLimited?.((concurrency = Math.ceil(concurrency / 2)));
+        await new Promise((resolve) => setTimeout(resolve, wait(n)));
+      }
+    }
+  };
+
   const retryOne = async (item: PastDueSubscription): Promise<void> => {
     const decision = batchDecision(item, rule);
     let result: ItemResult;
     if (decision.retry) {
       let key = state.keys.get(item.subscription_id);
+      // Started by a run cut short: its retry may have reached the service, which keeps a key's answer a day only.
+      const earlier = key === undefined ? undefined : await earlierAttempt(client, item, key);
       if (key === undefined) {
         key = newKey();
         await journal.started(item.subscription_id, key);
         state.keys.set(item.subscription_id, key);
       }
-      for (let n = 0; ; n++) {
-        try {
-          result = await attempt(client, item, key);
-          break;
-        } catch (error) {
-          if (!(error instanceof ApiError && error.status === 429) || n + 1 >= RATE_LIMIT_TRIES || options.signal?.aborted) throw error;
-          // The service is past its rate: fewer at once, and this one again with its key.
-          if (concurrency > 1) options.onRateLimited?.((concurrency = Math.ceil(concurrency / 2)));
-          await new Promise((resolve) => setTimeout(resolve, wait(n)));
-        }
-      }
+      result = earlier ?? (await sendRetry(item, key));
     } else {
       result = notRetried(item, decision.skip_reason);
     }
@@ -194,6 +202,26 @@ function notRetried(item: PastDueSubscription, reason: SkipReason): ItemResult {
     payment_intent_id: item.payment_intent_id,
     idempotency_key: null,
   };
+}
+
+/**
+ * What became of a retry a run cut short may have sent: its subscription's latest payment
+ * intent is no longer the one it was selected with, so an attempt reached the service
+ * (this batch's, or anyone's since), and that attempt is the item's result. Undefined when
+ * none did: the retry is sent (again) with its key. Sending it blindly would, once the
+ * service had forgotten the key, attempt a second payment, or count a paid one as skipped.
+ */
+async function earlierAttempt(client: OperatorClient, item: PastDueSubscription, key: string): Promise<ItemResult | undefined> {
+  const now = await client.call<Subscription>('subscriptions.get', { params: { id: item.subscription_id } });
+  if (now.latest_payment_intent_id === item.payment_intent_id) return undefined;
+  const base = { subscription_id: item.subscription_id, customer_id: item.customer_id, amount: item.amount, currency: item.currency, idempotency_key: key, payment_intent_id: now.latest_payment_intent_id };
+  if (now.status === 'active') return { ...base, outcome: 'succeeded', status: now.status, decline_code: null, skip_reason: null, message: null };
+  if (now.status !== 'past_due') {
+    return { ...base, outcome: 'skipped', status: now.status, decline_code: null, skip_reason: 'not_past_due', message: skipReasonText('not_past_due', { status: now.status, decline_code: null }) };
+  }
+  const intent = await client.call<PaymentIntent>('payment_intents.get', { params: { id: now.latest_payment_intent_id! } });
+  const error = intent.last_payment_error;
+  return { ...base, outcome: 'failed', status: now.status, decline_code: error?.code ?? null, skip_reason: null, message: error?.message ?? null };
 }
 
 /**
