@@ -134,7 +134,7 @@ async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchRe
     throw new UsageError(`Batch ${state.header.batch_id} was started for account ${state.header.account}, not ${client.account}: use the profile it was started with.`);
   }
   if (state.results.size === state.header.items.length) {
-    f.io.info(`Batch ${state.header.batch_id} is already finished: nothing to resume.`);
+    f.io.info(`Batch ${state.header.batch_id} is already finished: nothing to resume. Its record, as it ended:`);
     return finish(engine.reportOf(state, path), options, f);
   }
   if (options.dryRun) {
