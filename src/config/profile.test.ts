@@ -14,6 +14,10 @@ describe('checkProfile: the rules of a profile', () => {
     expect(checkProfile({ ...valid, base_url: 'localhost:12111' })).toMatchObject({ problem: { field: 'base_url' } });
     expect(checkProfile({ ...valid, account: 'acct 1' })).toEqual({ problem: { field: 'account', message: 'must be an account id: letters, digits, _ and -, e.g. acct_123' } });
     expect(checkProfile({ ...valid, api_key: 42 })).toEqual({ problem: { field: 'api_key', message: 'must be a string' } });
+    // A key pasted with its line break could never be sent in a header: said up front, never echoed.
+    for (const api_key of ['sk_test_0123\n', 'sk_test 0123', 'sk_test_\u00e9']) {
+      expect(checkProfile({ ...valid, api_key }), JSON.stringify(api_key)).toEqual({ problem: { field: 'api_key', message: 'must be printable characters, without spaces or line breaks' } });
+    }
     expect(checkProfile({ ...valid, header_prefix: 'Pay' })).toEqual({ problem: { field: 'header_prefix', message: 'must be lowercase letters, digits and -' } });
     expect(checkProfile({ ...valid, sandbox: 'yes' })).toEqual({ problem: { field: 'sandbox', message: 'must be true or false' } });
   });

@@ -35,7 +35,8 @@ const RULES: { [K in keyof Profile]-?: { required: boolean; check: (value: unkno
   base_url: { required: true, check: text(isHttpUrl, 'must be an http(s) URL, e.g. https://api.example.com') },
   // A word, not a URL or a sentence: what goes in the account header.
   account: { required: true, check: text((v) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(v), 'must be an account id: letters, digits, _ and -, e.g. acct_123') },
-  api_key: { required: true, check: text((v) => v.length > 0, 'must not be empty') },
+  // What can go in a header: a key pasted with its line break could never be sent.
+  api_key: { required: true, check: text((v) => /^[\x21-\x7e]+$/.test(v), 'must be printable characters, without spaces or line breaks') },
   header_prefix: { required: false, check: text((v) => /^[a-z][a-z0-9-]*$/.test(v), 'must be lowercase letters, digits and -') },
   sandbox: { required: false, check: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false') },
   listen_secret: { required: false, check: aString },
