@@ -40,6 +40,9 @@ export const IdOf = (prefix: string) =>
     .string({ error: `must be an id starting with ${prefix}_` })
     .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), { error: `must be an id starting with ${prefix}_` });
 
+/** A list's page size when none is asked for (DESIGN section 4). */
+export const DEFAULT_LIST_LIMIT = 10;
+
 /** Query strings carry text: list parameters are coerced. */
 export const ListQuery = z.strictObject({
   limit: z.coerce
@@ -47,7 +50,7 @@ export const ListQuery = z.strictObject({
     .int({ error: 'must be an integer from 1 to 100' })
     .min(1, { error: 'must be an integer from 1 to 100' })
     .max(100, { error: 'must be an integer from 1 to 100' })
-    .default(10),
+    .default(DEFAULT_LIST_LIMIT),
   starting_after: z.string().min(1).optional(),
 });
 export type ListQuery = z.infer<typeof ListQuery>;

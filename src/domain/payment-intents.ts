@@ -77,10 +77,13 @@ export const PaymentIntentCancel = z.strictObject({
 export type PaymentIntentCancel = z.output<typeof PaymentIntentCancel>;
 
 export const PaymentIntentListQuery = ListQuery.extend({
+  // Spec section 4: by subscription_id it "returns all payment attempts of a subscription", one page unless a limit is asked for.
+  limit: ListQuery.shape.limit.unwrap().optional(),
   subscription_id: z.string().optional(),
   customer_id: z.string().optional(),
   status: z.enum(PAYMENT_INTENT_STATUSES, { error: `must be one of ${PAYMENT_INTENT_STATUSES.join(', ')}` }).optional(),
 });
+export type PaymentIntentListQuery = z.infer<typeof PaymentIntentListQuery>;
 
 export interface PaymentError {
   type: 'card_error';

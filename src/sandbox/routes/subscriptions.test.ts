@@ -251,6 +251,18 @@ describe('the billing engine', () => {
 });
 
 describe('update, cancel and list', () => {
+  it('lists every payment attempt of a subscription (spec section 4), one page unless a limit is asked for', async () => {
+    const sub = await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
+    await advance('2030-04-20');
+    const all = await ok('GET', `/v1/payment-intents?subscription_id=${sub.id}`);
+    expect([all.data.length, all.has_more]).toEqual([14, false]);
+    const page = await ok('GET', `/v1/payment-intents?subscription_id=${sub.id}&limit=5`);
+    expect([page.data.length, page.has_more]).toEqual([5, true]);
+    // Other lists keep DESIGN's page of 10.
+    const unfiltered = await ok('GET', '/v1/payment-intents');
+    expect([unfiltered.data.length, unfiltered.has_more]).toEqual([10, true]);
+  });
+
   it('an update that changes nothing is no change: no subscription.updated, the same object', async () => {
     const sub = await subscribe({ metadata: { plan: 'gold' } });
     const updates = async () => (await ok('GET', '/v1/events?type=subscription.updated&limit=100')).data.filter((e: { data: { object: { id: string } } }) => e.data.object.id === sub.id).length;

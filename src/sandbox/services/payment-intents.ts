@@ -1,5 +1,5 @@
 import { expiryPassed } from '../../domain/cards.js';
-import type { ListQuery } from '../../domain/common.js';
+import { DEFAULT_LIST_LIMIT } from '../../domain/common.js';
 import type { Customer } from '../../domain/customers.js';
 import { ApiError, invalid, invalidState, missing } from '../../domain/errors.js';
 import type {
@@ -11,6 +11,7 @@ import type {
   PaymentIntentCapture,
   PaymentIntentConfirm,
   PaymentIntentCreate,
+  PaymentIntentListQuery,
   PaymentIntentStatus,
   PaymentIntentUpdate,
 } from '../../domain/payment-intents.js';
@@ -319,12 +320,9 @@ function requireStatus(intent: PaymentIntent, allowed: readonly PaymentIntentSta
 
 export const getPaymentIntent = (ctx: ServiceContext, id: string, param = 'id') => ctx.get<PaymentIntent>('payment_intent', id, param);
 
-export const listPaymentIntents = (
-  ctx: ServiceContext,
-  query: ListQuery & { subscription_id?: string | undefined; customer_id?: string | undefined; status?: PaymentIntentStatus | undefined },
-) =>
+export const listPaymentIntents = (ctx: ServiceContext, query: PaymentIntentListQuery) =>
   ctx.list<PaymentIntent>('payment_intent', {
-    limit: query.limit,
+    limit: query.limit ?? (query.subscription_id === undefined ? DEFAULT_LIST_LIMIT : Number.MAX_SAFE_INTEGER),
     starting_after: query.starting_after,
     filters: { subscription_id: query.subscription_id, customer_id: query.customer_id, status: query.status },
   });
