@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import type { z } from 'zod';
 import { toApiError } from '../client/api-error.js';
 import type { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
@@ -6,11 +7,45 @@ import { ApiError } from '../domain/errors.js';
 import { CLOCK_REFERENCE, type FlowFile, type FlowStep, REFERENCE, references, type StepKind, STEP_KINDS } from '../domain/flows.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import type { CheckoutSession } from '../domain/checkout.js';
+import { bodySchemaOf, endpointOf } from '../domain/request-bodies.js';
 import { addDays } from '../domain/schedule.js';
 
 /** A reference that names a field the earlier step's result does not have. */
 export class FlowReferenceError extends Error {
   override name = 'FlowReferenceError';
+}
+
+/** An override its step does not take, or whose value the step's rule refuses: found before any step runs. */
+export class FlowOverrideError extends Error {
+  override name = 'FlowOverrideError';
+}
+
+/**
+ * Each override against what its step's endpoint takes, before anything runs: a field it
+ * does not take (a step's name mistyped lands on the main step), or a value its rule
+ * refuses, names the step, rather than failing once earlier steps have created things.
+ * Values that refer to earlier results, and objects, are left to the service.
+ */
+export function checkOverrides(flow: FlowFile, overrides: ReadonlyMap<string, Record<string, unknown>>): void {
+  const steps = flow.steps.map((step) => step.name);
+  for (const [name, fields] of overrides) {
+    const request = flow.steps.find((step) => step.name === name)?.request;
+    const endpoint = request && endpointOf(request.method, request.path);
+    const schema = endpoint && bodySchemaOf(endpoint);
+    const shape = schema && 'shape' in schema ? (schema.shape as Record<string, z.ZodType>) : undefined;
+    if (!request || !shape) continue;
+    // As the step will send them: a value replacing a string stays a string.
+    const sent = merge(request.body ?? {}, fields);
+    for (const field of Object.keys(fields)) {
+      if (!(field in shape)) {
+        throw new FlowOverrideError(`Invalid --override ${name}.${field}: step '${name}' (${request.method} ${request.path}) takes no field '${field}'; its fields: ${Object.keys(shape).join(', ')}. A field of another step starts with its name (steps: ${steps.join(', ')}).`);
+      }
+      const value = sent[field];
+      if ((typeof value === 'object' && value !== null) || (typeof value === 'string' && value.includes('${'))) continue;
+      const checked = shape[field]!.safeParse(value);
+      if (!checked.success) throw new FlowOverrideError(`Invalid --override ${name}.${field}: ${checked.error.issues[0]!.message}.`);
+    }
+  }
 }
 
 export interface FlowOutcome {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { BaseObject } from '../domain/common.js';
 import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
 import { ApiError, clip, parseOrThrow } from '../domain/errors.js';
+import { type BodyOf, bodySchemaOf } from '../domain/request-bodies.js';
 import type { ObjectKind } from '../domain/ids.js';
 import { REDACTED_HEADER, SHOWN_ONCE } from '../domain/secrets.js';
 import type { Account } from './store/accounts.js';
@@ -37,14 +38,15 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
  * that mints a secret names its field in `shownOnce`: the stored response holds a
  * marker instead, so a replay says the secret was shown once and never shows it again.
  */
-export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined>(
+export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefined>(
   app: FastifyInstance,
   sandbox: Sandbox,
-  name: EndpointName,
-  schemas: { body?: BS; query?: QS; ownTransactions?: boolean; shownOnce?: string },
-  handler: (ctx: ServiceContext, input: RouteInput<Parsed<BS>, Parsed<QS>>) => unknown,
+  name: N,
+  schemas: { query?: QS; ownTransactions?: boolean; shownOnce?: string },
+  handler: (ctx: ServiceContext, input: RouteInput<BodyOf<N>, Parsed<QS>>) => unknown,
 ): void {
   const { method, path } = endpoints[name];
+  const bodySchema = bodySchemaOf(name);
   const db = sandbox.store.db;
   /** Each request's account, authenticated as it arrives. */
   const accounts = new WeakMap<FastifyRequest, Account>();
@@ -95,16 +97,16 @@ export function apiRoute<BS extends z.ZodType | undefined, QS extends z.ZodType 
     const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
 
     // After the replay check: a key used before with another body is 422, whether or not this body is valid.
-    const parse = (): RouteInput<Parsed<BS>, Parsed<QS>> => {
+    const parse = (): RouteInput<BodyOf<N>, Parsed<QS>> => {
       const body = bodyObject(request.body, name.endsWith('create'));
       const input = {
-        body: (schemas.body ? parseOrThrow(schemas.body, body) : undefined) as Parsed<BS>,
+        body: (bodySchema ? parseOrThrow(bodySchema, body) : undefined) as BodyOf<N>,
         query: (schemas.query ? parseOrThrow(schemas.query, request.query ?? {}) : undefined) as Parsed<QS>,
         params: request.params as Record<string, string>,
         origin: originOf(request),
       };
       if (!schemas.query) rejectUnknown(request.query ?? {}, 'This operation takes no query parameters.');
-      if (!schemas.body && isWrite(method)) rejectUnknown(body, 'This operation takes no body.');
+      if (!bodySchema && isWrite(method)) rejectUnknown(body, 'This operation takes no body.');
       return input;
     };
 

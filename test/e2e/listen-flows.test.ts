@@ -91,9 +91,10 @@ describe('events of whole flows at the receiver', () => {
     expect(failed.last_payment_error).toMatchObject({ code: 'insufficient_funds' });
     const subscription = await sb.json(['trigger', 'subscription.active', '--override', 'price=2500']);
     expect((await sb.http('GET', `/v1/subscriptions/${subscription.created.subscription}`)).body).toMatchObject({ price: 2500, status: 'active' });
+    // Checked against the step's rule before any step runs.
     const bad = await sb.pay(['trigger', 'payment_intent.succeeded', '--override', 'amount=-5']);
-    expect(bad.exitCode).toBe(1);
-    expect(bad.stderr).toContain('param: amount');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/Invalid --override payment_intent\.amount: must be/);
   });
 
   it('pay trigger --list names every flow and its events', async () => {

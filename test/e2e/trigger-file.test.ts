@@ -106,11 +106,25 @@ describe('pay trigger --file', () => {
     expect(missing.exitCode).toBe(4);
     expect(missing.stderr).toMatch(/Step 'lookup': No such customer/);
     const invalid = await sb.pay(['trigger', '--file', flowFile({ steps: [customerStep] }), '--override', 'email=not-an-email']);
-    expect(invalid.exitCode).toBe(1);
-    expect(invalid.stderr).toMatch(/Step 'customer': .*param: email/);
+    expect(invalid.exitCode).toBe(2);
+    expect(invalid.stderr).toMatch(/Invalid --override customer\.email: must be/);
     const wrongField = await sb.pay(['trigger', '--file', flowFile({ steps: [customerStep, { name: 'card', request: { method: 'PUT', path: '/v1/payment-methods/pm_x/attach', body: { customer_id: '${customer.idd}' } } }] })]);
     expect(wrongField.exitCode).toBe(2);
     expect(wrongField.stderr).toContain("Step 'card': ${customer.idd} refers to nothing: the result of 'customer' has no idd.");
+  });
+
+  it('an override its step does not take, or a value its rule refuses, exits 2 before any step runs', async () => {
+    const count = async () => (await sb.http('GET', '/v1/payment-methods?limit=100')).body.data.length;
+    const before = await count();
+    // A step's name mistyped lands on the main step, which takes no such field.
+    const typo = await sb.pay(['trigger', 'charge.refunded', '--override', 'paymentintent.amount=5000']);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain("Invalid --override refund.paymentintent: step 'refund' (POST /v1/refunds) takes no field 'paymentintent'");
+    expect(typo.stderr).toContain('steps: payment_method, payment_intent, refund');
+    const value = await sb.pay(['trigger', 'charge.refunded', '--override', 'payment_intent.amount=abc']);
+    expect(value.exitCode).toBe(2);
+    expect(value.stderr).toMatch(/Invalid --override payment_intent\.amount: must be an integer/);
+    expect(await count()).toBe(before);
   });
 
   it('--show prints a built-in flow as a file that --file runs as the built-in does', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { CheckoutSessionCreate, CheckoutSessionListQuery, PaymentLinkCreate } from '../../domain/checkout.js';
+import { CheckoutSessionListQuery } from '../../domain/checkout.js';
 import { ListQuery } from '../../domain/common.js';
 import { apiRoute } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
@@ -15,11 +15,11 @@ import {
 
 export function checkoutRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   sandbox.clock.register(checkoutExpiry);
-  apiRoute(app, sandbox, 'checkout_sessions.create', { body: CheckoutSessionCreate }, (ctx, { body, origin }) => createCheckoutSession(ctx, body, origin));
+  apiRoute(app, sandbox, 'checkout_sessions.create', {}, (ctx, { body, origin }) => createCheckoutSession(ctx, body, origin));
   apiRoute(app, sandbox, 'checkout_sessions.get', {}, (ctx, { params }) => getCheckoutSession(ctx, params.id!));
   apiRoute(app, sandbox, 'checkout_sessions.list', { query: CheckoutSessionListQuery }, (ctx, { query }) => listCheckoutSessions(ctx, query));
 
-  apiRoute(app, sandbox, 'payment_links.create', { body: PaymentLinkCreate }, (ctx, { body, origin }) => createPaymentLink(ctx, body, origin));
+  apiRoute(app, sandbox, 'payment_links.create', {}, (ctx, { body, origin }) => createPaymentLink(ctx, body, origin));
   apiRoute(app, sandbox, 'payment_links.get', {}, (ctx, { params }) => getPaymentLink(ctx, params.id!));
   apiRoute(app, sandbox, 'payment_links.list', { query: ListQuery }, (ctx, { query }) => listPaymentLinks(ctx, query));
 }

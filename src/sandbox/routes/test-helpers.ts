@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AccountCreate, ClockAdvance, clockTarget, type TestClockObject } from '../../domain/test-helpers.js';
-import { ReaderPresent } from '../../domain/terminal-readers.js';
+import { clockTarget, type TestClockObject } from '../../domain/test-helpers.js';
 import { apiRoute } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
 import { createAccount, resetAccount } from '../services/accounts.js';
@@ -13,14 +12,14 @@ export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   apiRoute(app, sandbox, 'test_helpers.clock', {}, (ctx) => clockOf(ctx.account.id));
 
   // The advance commits its steps itself, a batch at a time (TestClock), never all in one transaction.
-  apiRoute(app, sandbox, 'test_helpers.clock_advance', { body: ClockAdvance, ownTransactions: true }, async (ctx, { body }) => {
+  apiRoute(app, sandbox, 'test_helpers.clock_advance', { ownTransactions: true }, async (ctx, { body }) => {
     const to = clockTarget(body, ctx.now);
     await sandbox.clock.advance((now) => sandbox.context(ctx.account, now), to);
     return clockOf(ctx.account.id);
   });
 
   // The new key is returned to its creator once, as with webhook secrets.
-  apiRoute(app, sandbox, 'test_helpers.accounts_create', { body: AccountCreate, shownOnce: 'api_key' }, (ctx, { body }) => {
+  apiRoute(app, sandbox, 'test_helpers.accounts_create', { shownOnce: 'api_key' }, (ctx, { body }) => {
     const { account, apiKey } = createAccount(ctx, body, sandbox.clockStart());
     return { object: 'account', id: account.id, api_key: apiKey, clock: clockOf(account.id) };
   });
@@ -30,5 +29,5 @@ export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
     return { object: 'reset', account: ctx.account.id, clock: clockOf(ctx.account.id) };
   });
 
-  apiRoute(app, sandbox, 'test_helpers.reader_present', { body: ReaderPresent }, (ctx, { params, body }) => presentOnReader(ctx, params.id!, body));
+  apiRoute(app, sandbox, 'test_helpers.reader_present', {}, (ctx, { params, body }) => presentOnReader(ctx, params.id!, body));
 }

@@ -133,8 +133,13 @@ export async function run(options: TriggerOptions, f: Factory): Promise<Record<s
   const name = flow.name ?? basename(source);
   const { primaryStep } = await import('../../../domain/flows.js');
   const overrides = overridesByStep(flow, primaryStep(flow), options.override ?? []);
+  const { checkOverrides, FlowOverrideError, runFlow, FlowReferenceError } = await import('../../../flows/runner.js');
+  try {
+    checkOverrides(flow, overrides);
+  } catch (error) {
+    throw error instanceof FlowOverrideError ? new UsageError(error.message) : error;
+  }
   const client = await f.client();
-  const { runFlow, FlowReferenceError } = await import('../../../flows/runner.js');
   const outcome = await f.io
     .spin(`Running ${name}…`, () => runFlow(flow, { client, overrides, warn: (message) => f.io.warn(message) }))
     .catch((error: unknown) => {
