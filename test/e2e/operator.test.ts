@@ -152,6 +152,11 @@ describe('pay subscriptions past-due', () => {
       ['insufficient_funds', 'soft', 'no', 'skip: unchanged_soft_decline'],
       ['card_declined', 'soft', 'yes', 'retry'],
     ]);
+    // Piped and cut short by --limit: the rows on stdout, on stderr that there are more.
+    const cut = await sb.pay(['subscriptions', 'past-due', '--limit', '2']);
+    expect(cut.stdout.trim().split('\n')).toHaveLength(2);
+    expect(cut.stderr).toBe('2 past_due shown; there are more: --all lists every one.');
+    expect(piped.stderr).toBe('');
     expect((await sb.pay(['subscriptions', 'past-due', '--limit', '2', '--all'])).exitCode).toBe(2);
   });
 });

@@ -57,6 +57,9 @@ export async function run(options: PastDueOptions, f: Factory): Promise<PastDueR
   if (f.io.human && rows.length > 0) {
     const retried = rows.filter((r) => r.retry);
     f.io.info(`${rows.length} past_due${page.has_more ? ' shown, more with --all' : ''}: ${totalText(rows)} unpaid; a batch retry would retry ${retried.length} of them (${totalText(retried)}): pay subscriptions retry-past-due --dry-run`);
+  } else if (!f.io.json && page.has_more) {
+    // A script reading the rows learns on stderr that they are not all (--json says has_more).
+    f.io.info(`${rows.length} past_due shown; there are more: --all lists every one.`);
   }
   return rows;
 }
