@@ -130,25 +130,37 @@ export async function listen(server: SandboxServer, options: { port: number; hos
 /**
  * A JSON body: no bytes is no body (undefined). Parsed with JSON.parse, which makes
  * `__proto__` an own key, never a prototype; no field is named so, and it is refused as
- * an unknown parameter rather than called invalid JSON.
+ * an unknown parameter naming where it sits, rather than called invalid JSON.
  */
 function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {
-    // A key can spell __proto__ only literally or with \u escapes: without either, no reviver (it costs every key a call).
-    if (!text.includes('__proto__') && !text.includes('\\u')) return JSON.parse(text);
-    parsed = JSON.parse(text, (key, value: unknown) => {
-      if (key === '__proto__') throw new ApiError(400, 'parameter_unknown', 'Received unknown parameter: __proto__. No field of the API is named so.', { param: '__proto__' });
-      return value;
-    });
+    parsed = JSON.parse(text);
   } catch (error) {
-    if (error instanceof ApiError) throw error;
     // V8's message quotes the input: only the position is told back.
     const at = /position \d+/.exec((error as Error).message)?.[0];
     throw new ApiError(400, 'invalid_json', `The request body must be valid JSON${at ? ` (the error is at ${at})` : ''}.`, { param: 'body' });
   }
+  // A key can spell __proto__ only literally or with \u escapes: without either, nothing to look for.
+  const poisoned = text.includes('__proto__') || text.includes('\\u') ? protoKeyIn(parsed) : undefined;
+  if (poisoned !== undefined) {
+    const param = clip(poisoned);
+    throw new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}. No field or metadata key may be named __proto__.`, { param });
+  }
   return parsed;
+}
+
+/** Where a `__proto__` key sits in a parsed body (JSON.parse makes it an own key, never a prototype), as a dotted path. */
+function protoKeyIn(value: unknown, path = ''): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path === '' ? key : `${path}.${key}`;
+    if (key === '__proto__') return at;
+    const found = protoKeyIn(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Failures before a route runs, as the service's error body, echoing at most a prefix of the input. */
