@@ -140,9 +140,10 @@ describe('Forwarder with a window of deliveries in flight', () => {
   /** A forwarder of the sandbox's account to the app, on a spool of its own; resolves once it is ready. */
   async function forwarding(sb: TestSandbox, app: Receiver, spoolFile: string) {
     const deliveries: DeliveryResult[] = [];
+    const said: string[] = [];
     let ready!: () => void;
     const isReady = new Promise<void>((resolve) => (ready = resolve));
-    const sink: ListenSink = { ready: () => ready(), event() {}, delivery: (result) => void deliveries.push(result), notice() {}, warning() {} };
+    const sink: ListenSink = { ready: () => ready(), event() {}, delivery: (result) => void deliveries.push(result), notice: (text) => void said.push(text), warning: (text) => void said.push(`! ${text}`) };
     const forwarder = new Forwarder({ baseUrl: sb.baseUrl, headers: sb.headers, listenerId: 'lsn_window1234', secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=', spoolFile, routing: { forwardTo: [app.url()], routes: [] }, forwardHeaders: {}, timeoutMs: 30_000, skipVerify: false, sink });
     const run = forwarder.run();
     later(async () => {
@@ -150,7 +151,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
       await run;
     });
     await isReady;
-    return { forwarder, deliveries, run };
+    return { forwarder, deliveries, run, said };
   }
 
   const spoolIn = () => {
@@ -218,5 +219,27 @@ describe('Forwarder with a window of deliveries in flight', () => {
     const after = new Spool(spoolFile);
     expect(after.count()).toBe(0);
     after.close();
+  });
+
+  it('keeps, and says so at Ready, what an earlier run left for a URL this run does not forward to', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    const spoolFile = spoolIn();
+    const gone = 'http://127.0.0.1:9/gone';
+    const earlier = new Spool(spoolFile);
+    earlier.receive(['a', 'b'].map((n) => {
+      const event: Event = { id: `evt_left${n}`, object: 'event', type: 'customer.created', created: '2030-01-15T00:00:00Z', livemode: false, data: { object: { id: `cus_left${n}`, object: 'customer', created: '2030-01-15T00:00:00Z', livemode: false } } };
+      return { event, payload: JSON.stringify(event), targets: n === 'a' ? [receiver.url(), gone] : [gone], inOrder: false };
+    }));
+    earlier.close();
+    const { forwarder, said } = await forwarding(sb, receiver, spoolFile);
+    expect(said).toEqual([
+      '1 event from an earlier run waits in the spool: delivering it first.',
+      `! 2 events from an earlier run wait in the spool for ${gone}, which this run does not forward to: a pay webhooks listen with --forward-to ${gone} delivers them.`,
+    ]);
+    await until(() => receiver.ids(), (ids) => ids.has('evt_lefta'), 'the event left for this app');
+    // Still waiting for the other URL: kept, not acknowledged.
+    expect(await forwarder.stop()).toBe(2);
+    expect(forwarder.settled).toBe(0);
   });
 });

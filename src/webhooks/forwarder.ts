@@ -268,10 +268,14 @@ export class Forwarder {
   }
 
   /** Forwarding starts with the first connection, so nothing is said before Ready. */
+  /** Every URL this run forwards to. */
+  private targetUrls(): string[] {
+    return [...new Set([...this.options.routing.forwardTo, ...this.options.routing.routes.map((r) => r.url)])];
+  }
+
   private startForwarding(): void {
     this.started = true;
-    const urls = new Set([...this.options.routing.forwardTo, ...this.options.routing.routes.map((r) => r.url)]);
-    for (const url of urls) {
+    for (const url of this.targetUrls()) {
       this.targets.set(url, { url, down: 0, waiting: new Map(), loadedSeq: 0, complete: false, inFlight: new Set(), timer: undefined, pumping: false });
     }
     for (const target of this.targets.values()) this.pumpNow(target);
@@ -302,8 +306,12 @@ export class Forwarder {
     const resumed = frame.cursor_source === 'after' || frame.cursor_source === 'listener';
     if (resumed && frame.after !== null) sink.notice(resumedNotice(frame));
     else if (frame.cursor_source === 'from') sink.notice(`Replaying from ${this.options.from}: ${frame.backlog} events.`);
-    const waiting = this.spool.count();
+    const { events: waiting, elsewhere } = this.spool.waitingFor(this.targetUrls());
     if (waiting > 0) sink.notice(waiting === 1 ? '1 event from an earlier run waits in the spool: delivering it first.' : `${waiting} events from an earlier run wait in the spool: delivering them first.`);
+    // Kept, never dropped: they go out once a run forwards to their URL again.
+    for (const { target, events } of elsewhere) {
+      sink.warning(`${events === 1 ? '1 event' : `${events} events`} from an earlier run ${events === 1 ? 'waits' : 'wait'} in the spool for ${target}, which this run does not forward to: a pay webhooks listen with --forward-to ${target} delivers ${events === 1 ? 'it' : 'them'}.`);
+    }
     if (!this.started) {
       this.startForwarding();
       this.active();
@@ -462,7 +470,7 @@ export class Forwarder {
       outcome = 'gave_up';
       this.finish(target, pending);
     } else if (outcome === 'app_down') {
-      if (target.down === 0) this.options.sink.notice(`${target.url} is not answering (${attempt.error ?? `HTTP ${attempt.status_code}`}): its events wait in the spool and go out, in order, once it answers.`);
+      if (target.down === 0) this.options.sink.notice(`${target.url} is not answering (${attempt.error ?? `HTTP ${attempt.status_code}`}): its events wait in the spool and go out, oldest first, once it answers.`);
       // The rest of the window failing with it is the same news, not more failed probes.
       if (probe || target.down === 0) target.down++;
       retryIn = backoff(DOWN_BACKOFF_MS, target.down);

@@ -134,6 +134,17 @@ export class Spool {
     });
   }
 
+  /** Events waiting for any of these targets, and, per other target, its waiting events (left by a run that had it). */
+  waitingFor(targets: readonly string[]): { events: number; elsewhere: Array<{ target: string; events: number }> } {
+    const list = JSON.stringify(targets);
+    const events = this.db.get<{ n: number }>('SELECT count(DISTINCT event_id) AS n FROM pending WHERE target IN (SELECT value FROM json_each(?))', list)!.n;
+    const elsewhere = this.db.all<{ target: string; events: number }>(
+      'SELECT target, count(*) AS events FROM pending WHERE target NOT IN (SELECT value FROM json_each(?)) GROUP BY target ORDER BY target',
+      list,
+    );
+    return { events, elsewhere };
+  }
+
   /** Events waiting, for one target or all. */
   count(target?: string): number {
     const row = target === undefined
