@@ -139,6 +139,21 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(second.exitCode).toBe(0);
   });
 
+  it('refuses a host that is no address and a --db whose folder is missing, before starting anything (exit 2)', async () => {
+    const { dir, env } = ciEnv();
+    for (const [args, said] of [
+      [['--host', ''], "✗ Invalid --host '': must be an IP address or a host name, e.g. 127.0.0.1 or localhost."],
+      [['--host', 'not a host'], "✗ Invalid --host 'not a host': must be an IP address or a host name, e.g. 127.0.0.1 or localhost."],
+      [['--db', join(dir, 'missing', 'x.db')], `✗ Invalid --db: its folder ${join(dir, 'missing')} does not exist.`],
+    ] as const) {
+      for (const detach of [[], ['--detach']]) {
+        const result = await runPay(['sandbox', 'start', '--port', '0', ...args, ...detach], { env, timeout: 20_000 });
+        expect({ exit: result.exitCode, stderr: result.stderr }, args.join(' ')).toEqual({ exit: 2, stderr: said });
+      }
+    }
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+  });
+
   it('auto-start finds its port taken, takes a free one and records it in the sandbox profile', async () => {
     // The sandbox profile records the port of its last run…
     const { dir, env } = ciEnv();

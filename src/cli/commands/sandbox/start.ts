@@ -1,4 +1,6 @@
-import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import { type AddressInfo, isIP } from 'node:net';
+import { dirname, resolve } from 'node:path';
 import { ClockTo, clockTarget } from '../../../domain/test-helpers.js';
 import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { sandboxDbFile } from '../../../config/paths.js';
@@ -57,7 +59,14 @@ function rateLimitOf(flag: string | undefined): number | undefined {
 
 function checkOptions(options: StartOptions): string | undefined {
   if (options.port < 0 || options.port > 65_535) throw new UsageError('Invalid --port: must be from 0 to 65535.');
+  // An IP address or a host name; an empty one would listen on every interface.
+  if (isIP(options.host) === 0 && !/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(options.host)) {
+    throw new UsageError(`Invalid --host '${options.host}': must be an IP address or a host name, e.g. 127.0.0.1 or localhost.`);
+  }
   if (options.memory && options.db) throw new UsageError('--db and --memory cannot be used together: choose one.');
+  if (options.db !== undefined && !existsSync(dirname(resolve(options.db)))) {
+    throw new UsageError(`Invalid --db: its folder ${dirname(resolve(options.db))} does not exist.`);
+  }
   if (options.clock === undefined) return undefined;
   const checked = ClockTo.safeParse(options.clock);
   if (!checked.success) throw new UsageError(`Invalid --clock: ${checked.error.issues[0]!.message}, got '${options.clock}'.`);
@@ -111,6 +120,9 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const created = sandbox.addAccount({ id: account, apiKey });
   const address = await listen(server, { port: options.port, host: options.host }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new PortInUseError(options.port);
+    if (error.code === 'ENOTFOUND' || error.code === 'EADDRNOTAVAIL' || error.code === 'EAI_AGAIN') {
+      throw new UsageError(`Invalid --host '${options.host}': no address of this machine (${error.code}); e.g. 127.0.0.1, or 0.0.0.0 for every interface.`);
+    }
     throw error;
   });
   const bound = app.server.address() as AddressInfo;
