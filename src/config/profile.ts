@@ -1,3 +1,5 @@
+import { API_KEY_CHARACTERS, API_KEY_CHARACTERS_RULE } from '../domain/secrets.js';
+
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const SANDBOX_PROFILE = 'sandbox';
 export const DEFAULT_HEADER_PREFIX = 'pay';
@@ -35,8 +37,7 @@ const RULES: { [K in keyof Profile]-?: { required: boolean; check: (value: unkno
   base_url: { required: true, check: text(isHttpUrl, 'must be an http(s) URL, e.g. https://api.example.com') },
   // A word, not a URL or a sentence: what goes in the account header.
   account: { required: true, check: text((v) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(v), 'must be an account id: letters, digits, _ and -, e.g. acct_123') },
-  // What can go in a header: a key pasted with its line break could never be sent.
-  api_key: { required: true, check: text((v) => /^[\x21-\x7e]+$/.test(v), 'must be printable characters, without spaces or line breaks') },
+  api_key: { required: true, check: text((v) => API_KEY_CHARACTERS.test(v), API_KEY_CHARACTERS_RULE) },
   header_prefix: { required: false, check: text((v) => /^[a-z][a-z0-9-]*$/.test(v), 'must be lowercase letters, digits and -') },
   sandbox: { required: false, check: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false') },
   listen_secret: { required: false, check: aString },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, parseOrThrow } from './errors.js';
-import { ClockAdvance, clockTarget } from './test-helpers.js';
+import { AccountCreate, ClockAdvance, clockTarget } from './test-helpers.js';
 
 describe('the test clock stays within the service\'s dates (1970-01-01 to 2100-12-31)', () => {
   const refusal = (input: unknown) => {
@@ -24,5 +24,14 @@ describe('the test clock stays within the service\'s dates (1970-01-01 to 2100-1
     expect(() => clockTarget({ days: 36_600 }, '2030-01-01T00:00:00Z')).toThrow(ApiError);
     expect(() => clockTarget({ days: 36_600 }, '2030-01-01T00:00:00Z')).toThrow('Invalid days: the clock goes no later than 2100-12-31, and 36600 days from 2030-01-01T00:00:00Z is 2130-03-18T00:00:00Z.');
     expect(clockTarget({ days: 1 }, '2100-12-30T00:00:00Z')).toBe('2100-12-31T00:00:00Z');
+  });
+});
+
+describe('a new sandbox account\'s key', () => {
+  it('follows the rule every profile\'s key does: printable characters, no spaces or line breaks', () => {
+    for (const api_key of ['sk_test_with a space_0123', 'sk_test_line_break_0123\n']) {
+      expect(AccountCreate.safeParse({ api_key }).error?.issues[0]?.message, JSON.stringify(api_key)).toBe('must be printable characters, without spaces or line breaks');
+    }
+    expect(AccountCreate.safeParse({ api_key: 'sk_test_fine_0123456789' }).success).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { addMs, compareInstants, DAY_MS, msOf, toInstant } from '../infra/time.js';
 import { CalendarDate, FIRST_DATE, LAST_DATE } from './common.js';
 import { invalid } from './errors.js';
+import { API_KEY_CHARACTERS, API_KEY_CHARACTERS_RULE } from './secrets.js';
 
 const DateTime = z.iso.datetime({ offset: true, error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' });
 
@@ -55,6 +56,11 @@ export interface TestClockObject {
 
 export const AccountCreate = z.strictObject({
   account: z.string().regex(/^acct_[A-Za-z0-9_]+$/, { error: 'must start with acct_ and use letters, digits and _' }).optional(),
-  api_key: z.string().min(16, { error: 'must be at least 16 characters' }).max(200).optional(),
+  api_key: z
+    .string()
+    .min(16, { error: 'must be at least 16 characters' })
+    .max(200)
+    .regex(API_KEY_CHARACTERS, { error: API_KEY_CHARACTERS_RULE })
+    .optional(),
 });
 export type AccountCreate = z.infer<typeof AccountCreate>;
