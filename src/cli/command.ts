@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { z } from 'zod';
+import { UsageError } from './errors.js';
 import type { Factory } from './factory.js';
 import { checkedBody, flagOf, intArg, keyValueArg, listArg, withExamples } from './flags.js';
 
@@ -213,6 +214,7 @@ export function defineCommand<const A extends Args = Record<never, never>, const
         if (a.choices) argument.choices(a.choices);
         command.addArgument(argument);
       }
+      let contradiction: string | undefined;
       const attributes = flags.map(([key, given]) => {
         const required = given.required ? ' (required)' : given.prompted ? ' (required; asked for at a terminal)' : '';
         const option = new Option(given.flags, `${given.description}${required}`);
@@ -223,10 +225,22 @@ export function defineCommand<const A extends Args = Record<never, never>, const
         if (given.required) option.makeOptionMandatory();
         if (given.conflicts) option.conflicts([...given.conflicts]);
         command.addOption(option);
-        if (given.clear) command.addOption(new Option(given.clear.flags, given.clear.description));
+        if (given.clear) {
+          const clear = new Option(given.clear.flags, given.clear.description);
+          command.addOption(clear);
+          // Both share one value, the later winning: given together, they are a contradiction, not a choice.
+          const seen = new Set<string>();
+          for (const name of [option.name(), clear.name()]) {
+            command.on(`option:${name}`, () => {
+              seen.add(name);
+              if (seen.size === 2) contradiction = `${option.long} and ${clear.long} cannot be used together: choose one.`;
+            });
+          }
+        }
         return [key, option.attributeName(), given.clear !== undefined] as const;
       });
       command.action(async (...received: unknown[]) => {
+        if (contradiction !== undefined) throw new UsageError(contradiction);
         const parsed = received[args.length] as Record<string, unknown>;
         const options: Record<string, unknown> = {};
         args.forEach(([key], i) => (options[key] = received[i]));

@@ -156,6 +156,13 @@ describe('card payment intents', () => {
     const badCvc = await sb.pay(['payment-methods', 'create', '--card', '378282246310005', '--exp', '12/34', '--cvc', '123']);
     expect(badCvc.code).toBe(2);
     expect(badCvc.stderr).toContain('--cvc');
+    // Two ways of giving one value, given both: refused, not one silently dropped.
+    const before = (await sb.json(['payment-methods', 'list', '--limit', '100'])).data.length;
+    for (const [args, both] of [[['--card', '4242424242424242', '--card-number', '5555555555554444', '--exp', '12/34'], /--card .* cannot be used with option '--card-number/], [['--card', '4242424242424242', '--exp', '12/34', '--exp-month', '5'], /--exp .* cannot be used with option '--exp-month/]] as const) {
+      const refused = await sb.pay(['payment-methods', 'create', ...args, '--cvc', '123']);
+      expect([refused.code, refused.stderr], args.join(' ')).toEqual([2, expect.stringMatching(both)]);
+    }
+    expect((await sb.json(['payment-methods', 'list', '--limit', '100'])).data.length).toBe(before);
   });
 
   it('refuses cards that can never be paid online, and expired ones by the test clock', async () => {

@@ -7,9 +7,9 @@ import { paymentMethodFields } from './view.js';
 
 const flags = {
   type: flag.choice('--type <type>', 'card, or card_present with --reader', PAYMENT_METHOD_TYPES, { field: 'type' }),
-  card: flag.string('--card <number>', 'Card number (test cards: pay sandbox cards); prompted, hidden, at a TTY', { field: 'card.number' }),
+  card: flag.string('--card <number>', 'Card number (test cards: pay sandbox cards); prompted, hidden, at a TTY', { field: 'card.number', conflicts: ['cardNumber'] }),
   cardNumber: flag.string('--card-number <number>', 'Same as --card'),
-  exp: flag.string('--exp <MM/YY>', 'Expiry month and year, e.g. 12/34'),
+  exp: flag.string('--exp <MM/YY>', 'Expiry month and year, e.g. 12/34', { conflicts: ['expMonth', 'expYear'] }),
   expMonth: flag.int('--exp-month <n>', 'Expiry month, 1-12 (instead of --exp)', { field: 'card.exp_month' }),
   expYear: flag.int('--exp-year <n>', 'Expiry year, four digits (instead of --exp)', { field: 'card.exp_year' }),
   cvc: flag.string('--cvc <digits>', 'Security code (3 digits, 4 for amex); prompted, hidden, at a TTY', { field: 'card.cvc' }),

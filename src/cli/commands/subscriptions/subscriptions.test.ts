@@ -190,6 +190,12 @@ describe('pay subscriptions: rules and errors', () => {
     const updated = await sb.json(['subscriptions', 'update', sub.id, '--metadata', 'b=', '--metadata', 'c=3', '--no-cancel-at', '--no-platform-fee-amount']);
     expect(updated).toMatchObject({ metadata: { a: '1', c: '3' }, cancel_at: null, platform_fee_amount: null });
     expect((await sb.pay(['subscriptions', 'update', sub.id])).code).toBe(2);
+    // A value and its --no-… together contradict each other, in either order: nothing changes.
+    for (const args of [['--cancel-at', '2046-01-01', '--no-cancel-at'], ['--no-platform-fee-amount', '--platform-fee-amount', '5']]) {
+      const both = await sb.pay(['subscriptions', 'update', sub.id, ...args]);
+      expect([both.code, both.stderr], args.join(' ')).toEqual([2, expect.stringMatching(/^✗ --(cancel-at|platform-fee-amount) and --no-\1 cannot be used together: choose one\.$/)]);
+    }
+    expect(await get(sub.id)).toEqual(updated);
   });
 
   it('checks flags before any request and names what is missing without a TTY', async () => {
