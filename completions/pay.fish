@@ -629,6 +629,7 @@ complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l subscription-grou
 complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l url -x -d 'Where events are POSTed (http or https) (required)'
 complete -c pay -n '__pay_at \'webhooks endpoints delete\'' -f
 complete -c pay -n '__pay_at \'webhooks endpoints delete\'' -l help -s h -d 'Show help for the command'
+complete -c pay -n '__pay_at \'webhooks endpoints delete\'' -l yes -s y -d 'Do not ask for confirmation (required where no one can be asked: scripts, --no-input)'
 complete -c pay -n '__pay_at \'webhooks endpoints get\'' -f
 complete -c pay -n '__pay_at \'webhooks endpoints get\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'webhooks endpoints help\'' -f

@@ -39,7 +39,7 @@ describe('pay webhooks endpoints: deliveries a real sandbox process makes, acros
     expect(event.deliveries[0].attempts.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 200]);
     const shown = await sb.pay(['events', 'get', id]);
     expect(shown.stdout).toMatch(/^deliveries\t.*"status_code":500.*"status_code":500.*"status_code":200/m);
-    await sb.json(['webhooks', 'endpoints', 'delete', endpoint.id]);
+    await sb.json(['webhooks', 'endpoints', 'delete', endpoint.id, '--yes']);
   });
 
   it('keeps retrying across a sandbox restart', async () => {

@@ -11,7 +11,12 @@ describe('pay webhooks endpoints', () => {
     const got = await sb.json(['webhooks', 'endpoints', 'get', created.id]);
     expect(got).not.toHaveProperty('secret');
     expect((await sb.json(['webhooks', 'endpoints', 'list'])).data.map((e: { id: string }) => e.id)).toContain(created.id);
-    expect(await sb.json(['webhooks', 'endpoints', 'delete', created.id])).toEqual({ id: created.id, object: 'webhook_endpoint', deleted: true });
+    // Destructive (DESIGN section 8): refused in a script without --yes, nothing deleted.
+    const unconfirmed = await sb.pay(['webhooks', 'endpoints', 'delete', created.id]);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain('--yes');
+    expect((await sb.json(['webhooks', 'endpoints', 'get', created.id])).id).toBe(created.id);
+    expect(await sb.json(['webhooks', 'endpoints', 'delete', created.id, '--yes'])).toEqual({ id: created.id, object: 'webhook_endpoint', deleted: true });
     expect((await sb.pay(['webhooks', 'endpoints', 'get', created.id])).code).toBe(4);
   });
 

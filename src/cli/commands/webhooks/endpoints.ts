@@ -62,6 +62,7 @@ export const endpoints = group('endpoints', 'Webhook endpoints: URLs the service
     id: ID,
     fields: fieldsOf<DeletedObject>()('id', 'object', 'deleted'),
     show: (f, deleted: DeletedObject) => (f.io.json ? f.io.printJSON(deleted) : f.io.success(`Deleted webhook endpoint ${deleted.id}`)),
-    examples: ['pay webhooks endpoints delete we_123'],
+    destructive: { what: 'deleting a webhook endpoint cancels the deliveries still due to it', question: (id) => `Delete webhook endpoint ${id}? Deliveries still due to it are canceled.` },
+    examples: ['pay webhooks endpoints delete we_123', 'pay webhooks endpoints delete we_123 --yes --json'],
   }),
 ]);
