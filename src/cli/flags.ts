@@ -57,7 +57,7 @@ export function checkedBody<S extends z.ZodType>(schema: S, fields: Record<strin
   const issue = result.error.issues[0]!;
   const path = issue.path.map(String);
   const param = issue.code === 'unrecognized_keys' ? [...path, issue.keys[0]].join('.') : path.join('.');
-  if (isMissingIssue(issue)) throw new UsageError(`Missing ${flag(param)}: it is required.`);
+  if (isMissingIssue(issue)) throw new UsageError(`Missing ${flag(param)}: ${issue.code === 'custom' ? issue.message : 'it is required'}.`);
   throw new UsageError(`Invalid ${flag(param)}: ${issue.message}.`.replace(/\.\.$/, '.'));
 }
 

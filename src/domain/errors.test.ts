@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CustomerCreate } from './customers.js';
+import { PaymentIntentCreate } from './payment-intents.js';
 import { ApiError, parseOrThrow } from './errors.js';
 
 function rejection(schema: z.ZodType, input: unknown): ApiError {
@@ -36,6 +37,11 @@ describe('fromZodError (through parseOrThrow): param names the field, the messag
   it('a missing required field is parameter_missing naming it', () => {
     const error = rejection(z.strictObject({ amount: z.number() }), {});
     expect(error).toMatchObject({ status: 400, code: 'parameter_missing', param: 'amount' });
+  });
+
+  it('a field a rule makes required says the rule', () => {
+    const error = rejection(PaymentIntentCreate, { amount: 100, currency: 'usd', payment_method_types: ['card'], confirm: true });
+    expect(error).toMatchObject({ code: 'parameter_missing', param: 'payment_method_id', message: 'Missing required parameter: payment_method_id: it is required with confirm=true.' });
   });
 
   it('a missing choice (an enum, a union) is parameter_missing too, not invalid', () => {

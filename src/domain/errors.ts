@@ -113,7 +113,8 @@ export function fromZodError(error: z.ZodError): ApiError {
   const param = clip((keyIssue && path.at(-1) === '' ? path.slice(0, -1) : path).join('.'));
   if (issue.code === 'custom' && issue.params?.immutable === true) return immutable(param, `${issue.message}.`);
   if (isMissingIssue(issue)) {
-    return missing(param || 'body', `Missing required parameter: ${param || 'body'}.`);
+    // A field a rule makes required says which rule.
+    return missing(param || 'body', `Missing required parameter: ${param || 'body'}${issue.code === 'custom' ? `: ${issue.message}` : ''}.`);
   }
   const subject = param === '' ? 'The request body' : param;
   return invalid(param || 'body', `Invalid ${subject}: ${(keyIssue ?? issue).message}`);

@@ -42,7 +42,7 @@ export const PaymentIntentCreate = z
   .superRefine((body, ctx) => {
     // Spec section 4 rule 2: confirming needs a payment method.
     if (body.confirm === true && body.payment_method_id === undefined) {
-      ctx.addIssue(requiredIssue(['payment_method_id'], 'is required with confirm=true'));
+      ctx.addIssue(requiredIssue(['payment_method_id'], 'it is required with confirm=true'));
     }
   });
 export type PaymentIntentCreate = z.output<typeof PaymentIntentCreate>;

@@ -115,6 +115,9 @@ describe('card payment intents', () => {
     expect(await sb.json(['intents', 'update', open.id, '--amount', '2500'])).toMatchObject({ amount: 2500, status: 'requires_payment_method' });
     expect((await sb.json(['intents', 'confirm', open.id, '--payment-method', await pm()])).amount_received).toBe(2500);
     expect((await sb.pay(['intents', 'update', open.id, '--amount', '10'])).code).toBe(5);
+    // Nothing to update: the rule says what may be given, not that --amount alone is required.
+    const nothing = await sb.pay(['intents', 'update', open.id]);
+    expect([nothing.code, nothing.stderr]).toEqual([2, '✗ Missing --amount: give the new amount (or description, metadata) to update.']);
   });
 
   it('lists by status and customer', async () => {
