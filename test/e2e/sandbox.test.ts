@@ -294,6 +294,12 @@ describe('accounts, isolation and reset', () => {
     expect(res.status).toBe(200);
     const twice = await sb.pay(['sandbox', 'accounts', 'add', '--account', 'acct_ci_second']);
     expect(twice.exitCode).toBe(5);
+    // An existing profile is not replaced in passing, the sandbox's own least of all: nothing is created.
+    const before = readFileSync(join(sb.configDir, 'config.json'), 'utf8');
+    const taken = await sb.pay(['sandbox', 'accounts', 'add', '--account', 'acct_ci_third', '--name', 'sandbox']);
+    expect([taken.exitCode, taken.stderr]).toEqual([2, expect.stringContaining("✗ Invalid --name: profile 'sandbox' exists, for account")]);
+    expect(readFileSync(join(sb.configDir, 'config.json'), 'utf8')).toBe(before);
+    expect((await sb.pay(['sandbox', 'accounts', 'add', '--account', 'acct_ci_third', '--name', 'third'])).exitCode).toBe(0);
   });
 
   it('pay sandbox reset erases the account\'s objects, asks first, and leaves other accounts alone', async () => {

@@ -33,10 +33,15 @@ export async function run(options: AccountsAddOptions, f: Factory): Promise<void
   const body = checkedBody(AccountCreate, { account: options.account, api_key: apiKey }, (p) => (p === 'api_key' ? '--api-key-stdin' : `--${p}`));
   const profile = await f.profile();
   if (!profile.sandbox) throw new UsageError(`Profile '${profile.name}' is not a sandbox: accounts are added to the sandbox only.`);
+  const profiles = await f.profiles();
+  // A profile is never replaced in passing: the sandbox's own, or another account's.
+  const existing = options.name === undefined ? undefined : profiles.get(options.name);
+  if (existing !== undefined) {
+    throw new UsageError(`Invalid --name: profile '${options.name}' exists, for account ${existing.account}; choose another name, or remove it first (pay profiles remove ${options.name}).`);
+  }
   const client = await f.client();
   const created = await client.call<{ id: string }>('test_helpers.accounts_create', { body });
   const name = options.name ?? created.id;
-  const profiles = await f.profiles();
   const { keptListenIdentity } = await import('../../../webhooks/identity.js');
   const kept = await keptListenIdentity(profiles.dir, name, profiles.get(name), created.id);
   profiles.set(name, { base_url: profile.base_url, account: created.id, api_key: apiKey, header_prefix: profile.header_prefix, sandbox: true, ...kept });
