@@ -4,7 +4,7 @@ import { EventPatternList, type Event } from './events.js';
 // The listen tunnel's protocol, shared by the sandbox's hub (src/sandbox/hub/listen.ts,
 // where it is described) and the CLI's tunnel client (src/webhooks/tunnel.ts).
 
-const EventId = z.string().regex(/^evt_[A-Za-z0-9]+$/, { error: 'must be an event id (evt_…)' });
+export const EventId = z.string().regex(/^evt_[A-Za-z0-9]+$/, { error: 'must be an event id (evt_…)' });
 
 /** Query of `GET /v1/listen`. */
 export const ListenQuery = z

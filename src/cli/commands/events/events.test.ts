@@ -13,6 +13,14 @@ beforeAll(async () => {
 });
 
 describe('pay events', () => {
+  it('a stream\'s --from that is no event id is a usage error before connecting (tail and listen alike)', async () => {
+    for (const args of [['events', 'tail', '--from', 'cus_x'], ['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:9/hook', '--from', 'cus_x']]) {
+      const result = await sb.pay(args);
+      expect([result.code, result.stdout], args.join(' ')).toEqual([2, '']);
+      expect(result.stderr.split('\n')[0]).toBe("✗ Invalid --from 'cus_x': must be an event id (evt_…)");
+    }
+  });
+
   it('lists events newest first, by type and created range, page by page', async () => {
     const all = await sb.json(['events', 'list', '--type', 'customer.*', '--limit', '100']);
     expect(all.data.map((e: { id: string }) => e.id)).toEqual(ids);

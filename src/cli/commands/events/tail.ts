@@ -1,7 +1,7 @@
 import type { Event } from '../../../domain/events.js';
 import { defineCommand, flag } from '../../command.js';
 import type { Factory } from '../../factory.js';
-import { eventColumns, eventFields, eventTypesArg } from './view.js';
+import { eventColumns, eventFields, eventIdArg, eventTypesArg } from './view.js';
 
 export interface TailOptions {
   types?: string[] | undefined;
@@ -13,7 +13,7 @@ export const tail = defineCommand({
   description: 'Stream the account\'s events to the terminal as they happen (nothing is forwarded or acknowledged)',
   flags: {
     events: flag.parsed('--events <types>', 'Only these event types, comma-separated; family.* allowed', eventTypesArg),
-    from: flag.string('--from <evt_id>', 'Start with this event, then keep streaming'),
+    from: flag.parsed('--from <evt_id>', 'Start with this event, then keep streaming', eventIdArg),
   },
   examples: ['pay events tail', 'pay events tail --events payment_intent.*,charge.* --json | jq .type', 'pay events tail --json id,type'],
   help: '\nWith --json: one event a line, as JSON; --json id,type keeps only those fields of each.\n',

@@ -1,11 +1,19 @@
 import { InvalidArgumentError } from 'commander';
 import { type Event, EventPatternList, type EventWithDeliveries } from '../../../domain/events.js';
+import { EventId } from '../../../domain/listen.js';
 import { fieldsOf } from '../../command.js';
 import type { Column, IO } from '../../io/io.js';
 
 /** `--events a,b.*`: event types of the catalogue, or families of them. */
 export function eventTypesArg(value: string): string[] {
   const parsed = EventPatternList.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues[0]!.message);
+  return parsed.data;
+}
+
+/** `--from evt_…` of a stream (listen, tail): an event id, refused before connecting otherwise. */
+export function eventIdArg(value: string): string {
+  const parsed = EventId.safeParse(value);
   if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues[0]!.message);
   return parsed.data;
 }

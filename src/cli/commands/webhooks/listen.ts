@@ -5,7 +5,7 @@ import { defineCommand, flag, type OptionsOf } from '../../command.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { durationArg } from '../../flags.js';
-import { eventTypesArg } from '../events/view.js';
+import { eventIdArg, eventTypesArg } from '../events/view.js';
 import { listenSink } from './view.js';
 
 const TargetUrl = z.url({ protocol: /^https?$/ });
@@ -20,7 +20,7 @@ const flags = {
   skipVerify: flag.bool('--skip-verify', 'Do not verify TLS certificates of https targets (self-signed local apps)'),
   timeout: flag.parsed('--timeout <duration>', 'How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger)', durationArg, { default: '30s' }),
   giveUpAfter: flag.parsed('--give-up-after <duration>', 'Exit 7 once the service has been unreachable this long, instead of reconnecting forever', durationArg),
-  from: flag.string('--from <evt_id>', 'Replay from this event (included), instead of resuming after the last one received'),
+  from: flag.parsed('--from <evt_id>', 'Replay from this event (included), instead of resuming after the last one received', eventIdArg),
   exitAfterIdle: flag.parsed('--exit-after-idle <duration>', 'Exit once ready and no event has come or been settled for this long (CI)', durationArg),
   maxEvents: flag.int('--max-events <n>', 'Exit once this many events were forwarded and acknowledged (CI)'),
   failOnError: flag.bool('--fail-on-error', 'Exit 1 if the app answered any event with a non-2xx (after the retries made before exiting), naming them'),
@@ -71,7 +71,6 @@ function checkOptions(options: ListenOptions): { routing: Routing; headers: Reco
     if (colon <= 0 || !HEADER_NAME.test(name)) throw new UsageError(`Invalid --forward-header '${header}': expected 'Name: value'.`);
     headers[name.toLowerCase()] = header.slice(colon + 1).trim();
   }
-  if (options.from !== undefined && !/^evt_[A-Za-z0-9]+$/.test(options.from)) throw new UsageError(`Invalid --from '${options.from}': must be an event id (evt_…).`);
   if (options.maxEvents !== undefined && options.maxEvents < 1) throw new UsageError(`Invalid --max-events ${options.maxEvents}: must be 1 or more.`);
   return { routing: { forwardTo, routes }, headers };
 }
