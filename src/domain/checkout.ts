@@ -1,21 +1,12 @@
 import { z } from 'zod';
-import { Amount, type BaseObject, Currency, IdOf, ListQuery, Metadata } from './common.js';
+import { Amount, type BaseObject, Currency, IdOf, LineText, ListQuery, Metadata } from './common.js';
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, e.g. https://example.com/done' });
 
-/** Text the hosted page shows the customer (it escapes it): one line, trimmed, not empty. */
-const PageText = (what: string, max: number) =>
-  z
-    .string({ error: `must be ${what}, as a string` })
-    .trim()
-    .min(1, { error: 'must not be empty' })
-    .max(max, { error: `must be at most ${max} characters` })
-    .regex(/^[^\p{Cc}]*$/u, { error: 'must be one line without control characters' });
-
-/** What the customer pays for, and who is paid: shown on the hosted page. */
+/** What the customer pays for, and who is paid: shown on the hosted page (which escapes it). */
 const PageDetails = {
-  description: PageText('what is being paid for, e.g. "2 × Espresso beans 250 g"', 500).optional(),
-  merchant_name: PageText('the name the customer knows the merchant by', 100).optional(),
+  description: LineText('what is being paid for, e.g. "2 × Espresso beans 250 g"', 500).optional(),
+  merchant_name: LineText('the name the customer knows the merchant by', 100).optional(),
 };
 
 /**

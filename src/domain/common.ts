@@ -40,6 +40,15 @@ export const IdOf = (prefix: string) =>
     .string({ error: `must be an id starting with ${prefix}_` })
     .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), { error: `must be an id starting with ${prefix}_` });
 
+/** Text a person gives and others read (a name, what is paid for): one line, trimmed, not empty. */
+export const LineText = (what: string, max: number) =>
+  z
+    .string({ error: `must be ${what}, as a string` })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(max, { error: `must be at most ${max} characters` })
+    .regex(/^[^\p{Cc}]*$/u, { error: 'must be one line without control characters' });
+
 /** A list's page size when none is asked for (DESIGN section 4). */
 export const DEFAULT_LIST_LIMIT = 10;
 

@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import { type BaseObject, ListQuery, Metadata } from './common.js';
+import { type BaseObject, LineText, ListQuery, Metadata } from './common.js';
 
-const Name = (field: string) =>
-  z.string({ error: `${field} must be a string` }).min(1, { error: 'must not be empty' }).max(100, { error: 'must be at most 100 characters' });
+const Name = LineText('a name', 100);
 
 export const CustomerCreate = z.strictObject({
   email: z.email({ error: 'must be an email address, e.g. jenny@example.com' }).optional(),
-  first_name: Name('first_name').optional(),
-  middle_name: Name('middle_name').optional(),
-  last_name: Name('last_name').optional(),
+  first_name: Name.optional(),
+  middle_name: Name.optional(),
+  last_name: Name.optional(),
   phone: z
     .string({ error: 'must be a string of digits' })
     .regex(/^\d{4,20}$/, { error: 'must be 4 to 20 digits, with no spaces or symbols' })

@@ -44,6 +44,12 @@ describe('fromZodError (through parseOrThrow): param names the field, the messag
     expect(error).toMatchObject({ code: 'parameter_missing', param: 'payment_method_id', message: 'Missing required parameter: payment_method_id: it is required with confirm=true.' });
   });
 
+  it('a name is one line of text, trimmed, not blank', () => {
+    expect(rejection(CustomerCreate, { first_name: '   ' })).toMatchObject({ code: 'parameter_invalid', param: 'first_name', message: 'Invalid first_name: must not be empty' });
+    expect(rejection(CustomerCreate, { last_name: 'Rosen\nberg' })).toMatchObject({ param: 'last_name', message: 'Invalid last_name: must be one line without control characters' });
+    expect(CustomerCreate.parse({ first_name: '  Jenny ' }).first_name).toBe('Jenny');
+  });
+
   it('a missing choice (an enum, a union) is parameter_missing too, not invalid', () => {
     expect(rejection(z.strictObject({ processor: z.enum(['A', 'B'], { error: 'must be A or B' }) }), {})).toMatchObject({ code: 'parameter_missing', param: 'processor' });
     expect(rejection(z.strictObject({ to: z.union([z.string(), z.number()]) }), {})).toMatchObject({ code: 'parameter_missing', param: 'to' });
