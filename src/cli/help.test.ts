@@ -17,6 +17,9 @@ describe('help', () => {
     expect(viaHelp.stdout).toMatch(/^Usage: pay intents create \[options\]/);
     expect(viaHelp.stdout).toBe((await pay(['intents', 'create', '--help'])).stdout);
     expect((await pay(['help', 'intents'])).stdout).toMatch(/^Usage: pay intents \[options\] \[command\]/);
+    // Words that name no command are the usage error they would be without help, suggestion included.
+    expect(await pay(['help', 'intnets'])).toEqual({ code: 2, stdout: '', stderr: "✗ Unknown command 'intnets'. Did you mean intents?\n  Run 'pay --help' for usage." });
+    expect(await pay(['help', 'intents', 'crate'])).toEqual({ code: 2, stdout: '', stderr: "✗ Unknown command 'crate'. Did you mean create?\n  Run 'pay intents --help' for usage." });
   });
 
   it('groups the top-level commands, words the built-in lines as ours, and ends with where to learn more', async () => {

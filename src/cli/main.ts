@@ -197,12 +197,27 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined,
   program.commandsGroup('Setup:').helpCommand(...HELP_COMMAND);
   finishHelp(program, io, () => wantsJSON);
 
+  // `pay help <words>` naming no command is the usage error `pay <words>` is, with its suggestion, not the help of where it stopped.
+  const helpOf = at !== -1 && given[at] === 'help' ? given.slice(at + 1).filter((arg) => !arg.startsWith('-')) : [];
+  const parsed = namesCommand(program, helpOf) ? args : args.filter((arg) => arg !== '--help');
   try {
-    await program.parseAsync([...argv.slice(0, 2), ...jsonFieldArgs(args, commandNames(program), await idPattern(args))]);
+    await program.parseAsync([...argv.slice(0, 2), ...jsonFieldArgs(parsed, commandNames(program), await idPattern(parsed))]);
     return EXIT.ok;
   } catch (error) {
     return report(error, io, wantsJSON);
   }
+}
+
+/** Whether the words name a command, however deep (what follows a command without subcommands is its arguments). */
+function namesCommand(program: Command, words: string[]): boolean {
+  let command = program;
+  for (const word of words) {
+    if (command.commands.length === 0) return true;
+    const next = command.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
+    if (!next) return false;
+    command = next;
+  }
+  return true;
 }
 
 /** An error as `--json` prints it on stderr: `{"error": {type?, code, message, param?, status?, exit_code}}`. */
