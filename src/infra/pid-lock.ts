@@ -21,8 +21,11 @@ export class LockedError extends Error {
 
 let staging = 0;
 
-/** Takes the lock at `path`, or throws LockedError naming the live process that holds it. Resolves to its release. */
-export async function acquireLock(path: string): Promise<() => Promise<void>> {
+/**
+ * Takes the lock at `path`, or throws LockedError naming the live process that holds it
+ * (or what `refused` makes of it: the owner's own words). Resolves to its release.
+ */
+export async function acquireLock(path: string, refused: (locked: LockedError) => Error = (locked) => locked): Promise<() => Promise<void>> {
   // A name no other live process uses: one left by a dead process of the same pid is written over.
   const staged = `${path}.${process.pid}.${staging++}`;
   const handle = await open(staged, 'w', 0o600);
@@ -42,7 +45,7 @@ export async function acquireLock(path: string): Promise<() => Promise<void>> {
       }
       const holder = await readHolder(path);
       if (holder === 'gone') continue;
-      if (holder !== 'stale' && sameProcessAlive(holder.pid, holder.start)) throw new LockedError(path, holder.pid);
+      if (holder !== 'stale' && sameProcessAlive(holder.pid, holder.start)) throw refused(new LockedError(path, holder.pid));
       await takeOver(path, staged, holder);
     }
   } finally {

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { Agent } from 'undici';
 import type { RequestTrace } from '../client/client.js';
 import { type Event, matchesType } from '../domain/events.js';
-import { acquireLock, LockedError } from '../infra/pid-lock.js';
+import { acquireLock } from '../infra/pid-lock.js';
 import { postSignedEvent } from '../infra/webhook-post.js';
 import { ListenerRunningError } from './errors.js';
 import { type Pending, type Received, Spool } from './spool.js';
@@ -211,9 +211,7 @@ export class Forwarder {
   async run(): Promise<RunEnd> {
     try {
       mkdirSync(dirname(this.options.spoolFile), { recursive: true, mode: 0o700 });
-      this.unlock = await acquireLock(`${this.options.spoolFile}.lock`).catch((error: unknown) => {
-        throw error instanceof LockedError ? new ListenerRunningError(error) : error;
-      });
+      this.unlock = await acquireLock(`${this.options.spoolFile}.lock`, (locked) => new ListenerRunningError(locked));
       this.spool = new Spool(this.options.spoolFile);
       this.spoolClosed = false;
       this.resumedFrom = this.options.from === undefined ? this.spool.cursor : undefined;

@@ -5,7 +5,7 @@ import { ListenError, ListenerRunningError } from './errors.js';
 import type { Profile } from '../config/profile.js';
 import { ENVIRONMENT_PROFILE, type ResolvedProfile } from '../config/resolve.js';
 import type { ProfileStore } from '../config/store.js';
-import { acquireLock, LockedError } from '../infra/pid-lock.js';
+import { acquireLock } from '../infra/pid-lock.js';
 import { newWebhookSecret } from '../infra/webhook-signing.js';
 
 /** Who a profile's `listen` is: its signing secret, its cursor's id at the service, its spool. */
@@ -96,9 +96,7 @@ export async function keptListenIdentity(dir: string, name: string, saved: Profi
 export async function forgetListenIdentity(dir: string, name: string, saved: Profile | undefined, advice = 'stop it before removing the profile.'): Promise<void> {
   const spool = saved?.listener_id === undefined ? undefined : spoolFileOf(dir, saved.listener_id);
   if (spool !== undefined && existsSync(dirname(spool))) {
-    const release = await acquireLock(`${spool}.lock`).catch((error: unknown) => {
-      throw error instanceof LockedError ? new ListenerRunningError(error, advice) : error;
-    });
+    const release = await acquireLock(`${spool}.lock`, (locked) => new ListenerRunningError(locked, advice));
     try {
       for (const file of [spool, `${spool}-wal`, `${spool}-shm`]) rmSync(file, { force: true });
     } finally {

@@ -41,7 +41,5 @@ export class DatabaseInUseError extends LockedError {
 
 /** Claims a database file for this process until the release it resolves to: one sandbox a file. */
 export function claimDatabaseFile(file: string): Promise<() => Promise<void>> {
-  return acquireLock(`${file}.lock`).catch((error: unknown) => {
-    throw error instanceof LockedError ? new DatabaseInUseError(error, file) : error;
-  });
+  return acquireLock(`${file}.lock`, (locked) => new DatabaseInUseError(locked, file));
 }
