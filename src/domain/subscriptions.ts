@@ -27,14 +27,15 @@ export const SubscriptionFields = z.strictObject({
   currency: Currency.optional(),
   platform_fee_amount: PlatformFee.optional(),
   metadata: Metadata.optional(),
-  cancel_at: DateString.optional(),
+  /** `null`: no cancel date, as an update's `null` clears one. */
+  cancel_at: DateString.nullable().optional(),
 });
 
 /** billing_cycle_anchor against the service's today (the sandbox clock's): the first payment is not in the past. */
 export const firstPaymentDate = (today: string) => DateString.refine((date) => compareDates(date, today) >= 0, { error: `must be today (${today}) or later` });
 
 export const SubscriptionCreate = SubscriptionFields.superRefine((value, ctx) => {
-  if (value.cancel_at !== undefined && compareDates(value.cancel_at, value.billing_cycle_anchor) <= 0) {
+  if (value.cancel_at != null && compareDates(value.cancel_at, value.billing_cycle_anchor) <= 0) {
     ctx.addIssue({ code: 'custom', path: ['cancel_at'], message: `must be after billing_cycle_anchor (${value.billing_cycle_anchor}); for a single payment use the day after it` });
   }
   if (value.platform_fee_amount !== undefined && value.platform_fee_amount > value.price) {

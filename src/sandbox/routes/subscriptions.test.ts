@@ -226,9 +226,25 @@ describe('the billing engine', () => {
 
   it('a single future payment (cancel_at = anchor + 1 day) charges exactly once and ends canceled', async () => {
     const sub = await subscribe({ billing_cycle_anchor: '2030-02-10', interval_unit: 'year', cancel_at: '2030-02-11' });
+    await advance('2030-02-10');
+    // Paid, and no automatic payment is ahead: next_payment_at says none, here and in the event of becoming active.
+    expect(await get(sub.id)).toMatchObject({ status: 'active', next_payment_at: null });
+    const updated = s.sandbox.store.events.list(s.account.id, { limit: 1, type: 'subscription.updated' }).data;
+    expect(updated[0]?.data.object).toMatchObject({ id: sub.id, status: 'active', next_payment_at: null });
     await advance('2032-01-01');
     expect(await createdDates(sub.id)).toEqual(['2030-02-10T00:00:00Z']);
     expect(await get(sub.id)).toMatchObject({ status: 'canceled' });
+  });
+
+  it('a cancel_at set on or before the next due date takes that payment away; cleared, it comes back', async () => {
+    const sub = await subscribe({ billing_cycle_anchor: '2030-01-15', cancel_at: null });
+    expect(sub.cancel_at).toBeNull();
+    await advance('2030-01-20');
+    expect(await get(sub.id)).toMatchObject({ status: 'active', next_payment_at: '2030-02-15T00:00:00Z' });
+    expect(await ok('POST', `/v1/subscriptions/${sub.id}`, { cancel_at: '2030-02-15' })).toMatchObject({ next_payment_at: null });
+    expect(await ok('POST', `/v1/subscriptions/${sub.id}`, { cancel_at: '2030-02-16' })).toMatchObject({ next_payment_at: '2030-02-15T00:00:00Z' });
+    expect(await ok('POST', `/v1/subscriptions/${sub.id}`, { cancel_at: '2030-02-01' })).toMatchObject({ next_payment_at: null });
+    expect(await ok('POST', `/v1/subscriptions/${sub.id}`, { cancel_at: null })).toMatchObject({ next_payment_at: '2030-02-15T00:00:00Z' });
   });
 
   it('a payment due today but created after midnight is charged at the next advance, at once', async () => {

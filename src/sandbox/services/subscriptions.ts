@@ -80,6 +80,8 @@ export function updateSubscription(ctx: ServiceContext, id: string, input: Subsc
     cancel_at: input.cancel_at === undefined ? subscription.cancel_at : input.cancel_at,
     metadata,
   };
+  // A new cancel_at can cut off the next payment or give it back. Every date due by today was run, so the next is the first after today.
+  if (updated.status === 'active' && updated.cancel_at !== subscription.cancel_at) updated.next_payment_at = nextPaymentAfter(updated, ctx.today);
   // subscription.updated is for a subscription that changes (spec section 6): an update that changes nothing is not one.
   return sameUpdatableFields(subscription, updated) ? subscription : changed(ctx, updated);
 }
@@ -162,9 +164,13 @@ function attemptPayment(ctx: ServiceContext, subscription: Subscription, paidFor
   return { subscription: after, intent };
 }
 
-/** The instant of the first due date strictly after `date`, always from the anchor. */
-function nextPaymentAfter(s: Subscription, date: string): string {
-  return dueInstant(firstDueAfter(s.billing_cycle_anchor, s.interval_unit, s.interval_count, date));
+/**
+ * The instant of the first due date strictly after `date`, always from the anchor; none
+ * when that date is cancel_at or later (the subscription cancels before any payment due that day).
+ */
+function nextPaymentAfter(s: Subscription, date: string): string | null {
+  const due = firstDueAfter(s.billing_cycle_anchor, s.interval_unit, s.interval_count, date);
+  return s.cancel_at !== null && compareDates(due, s.cancel_at) >= 0 ? null : dueInstant(due);
 }
 
 function changed(ctx: ServiceContext, subscription: Subscription): Subscription {
