@@ -1,3 +1,4 @@
+import { ConfigError } from '../config/errors.js';
 import { configDir } from '../config/paths.js';
 import { type ResolvedProfile, resolveProfile } from '../config/resolve.js';
 import { ProfileStore } from '../config/store.js';
@@ -76,9 +77,13 @@ export class Factory {
     const port = profile.base_url ? new URL(profile.base_url).port || String(DEFAULT_PORT) : String(DEFAULT_PORT);
     this.io.info(`The sandbox is not running: starting it in the background on port ${port}…`);
     const start = (on: string) => this.io.spin('Starting the sandbox…', () => startDetached(this.configDir, ['--port', on], this.env));
-    // Its port taken by another program, it takes any free one; the sandbox profile records where.
+    // Its port taken by another program, it takes any free one; the sandbox profile records
+    // where. Not when PAY_BASE_URL names the port: requests would go there, with its key.
     const ready = await start(port).catch((error: unknown) => {
       if (!(error instanceof SandboxStartError && error.code === 'port_in_use')) throw error;
+      if (this.env.PAY_BASE_URL) {
+        throw new ConfigError(`Port ${port} is in use by another program, and PAY_BASE_URL says the sandbox runs at ${this.env.PAY_BASE_URL}: free the port, or unset PAY_BASE_URL and the sandbox takes a free one.`);
+      }
       this.io.info(`Port ${port} is in use: starting it on a free port instead…`);
       return start('0');
     }).catch(refusedStart);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from './errors.js';
+import { ConfigError, CredentialsError } from './errors.js';
 import { resolveProfile } from './resolve.js';
 import { ProfileStore } from './store.js';
 
@@ -62,5 +62,23 @@ describe('resolveProfile: flag > env > profile', () => {
   it('with no profile at all, the sandbox is the default (started on demand)', () => {
     const blank = new ProfileStore(join(dir, 'fresh'));
     expect(resolveProfile({}, {}, () => blank)).toMatchObject({ name: 'sandbox', sandbox: true });
+  });
+
+  it('a base URL in the environment that no sandbox here can have is another service: none is started for it, and its key is asked for', () => {
+    const blank = new ProfileStore(join(dir, 'fresh-elsewhere'));
+    // On this machine, before the first start: where to start it.
+    expect(resolveProfile({}, { PAY_BASE_URL: 'http://127.0.0.1:12999' }, () => blank)).toMatchObject({ name: 'sandbox', sandbox: true });
+    const env = { PAY_BASE_URL: 'https://api.example.com', PAY_ACCOUNT: 'acct_ci' };
+    expect(() => resolveProfile({}, env, () => blank)).toThrow(CredentialsError);
+    expect(() => resolveProfile({}, env, () => blank)).toThrow(/^No api_key: set PAY_API_KEY too/);
+    const started = new ProfileStore(join(dir, 'started'));
+    started.set('sandbox', { base_url: 'http://127.0.0.1:12111', account: 'acct_sb', api_key: 'sk_test_0123456789abcdef', header_prefix: 'pay', sandbox: true });
+    expect(resolveProfile({}, { PAY_BASE_URL: 'http://127.0.0.1:9' }, () => started)).toMatchObject({ base_url: 'http://127.0.0.1:9', sandbox: false });
+    expect(resolveProfile({}, { PAY_BASE_URL: 'http://127.0.0.1:12111' }, () => started)).toMatchObject({ sandbox: true });
+  });
+
+  it('a bad value from the environment is named by its variable, not blamed on the profile', () => {
+    expect(() => resolveProfile({}, { PAY_API_KEY: 'sk_test with space' }, stores)).toThrow(/^PAY_API_KEY must be/);
+    expect(() => resolveProfile({}, { PAY_BASE_URL: 'ftp://x' }, stores)).toThrow(/^PAY_BASE_URL must be an http\(s\) URL/);
   });
 });

@@ -51,20 +51,49 @@ export function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, stor
     api_key: direct.api_key ?? saved?.api_key,
     header_prefix: env.PAY_HEADER_PREFIX || (saved?.header_prefix ?? DEFAULT_HEADER_PREFIX),
   };
+  // A base URL given for the sandbox profile names where its sandbox runs: on this machine
+  // (before its first start, where to start it) or it is another service, whose key
+  // comes with it and for which no sandbox is started.
+  const elsewhere = direct.base_url !== undefined && (saved ? direct.base_url !== saved.base_url : !onThisMachine(direct.base_url));
+  const isSandbox = (saved === undefined || saved.sandbox === true) && !elsewhere;
   // The sandbox profile before its first start has no values yet: starting it writes them.
-  const isSandbox = saved === undefined || saved.sandbox === true;
   if (isSandbox && saved === undefined) return { name, sandbox: true, ...merged } as ResolvedProfile;
-  return check(name, merged, isSandbox);
+  return check(saved === undefined ? ENVIRONMENT_PROFILE : name, merged, isSandbox, (field) => {
+    if (flags[FLAG_OF[field]] !== undefined) return `--${field.replace('_', '-')}`;
+    return direct[field] !== undefined ? `PAY_${field.toUpperCase()}` : undefined;
+  });
 }
 
-function check(name: string, fields: Record<string, unknown>, sandbox: boolean): ResolvedProfile {
+const FLAG_OF = { base_url: 'baseUrl', account: 'account', api_key: 'apiKey' } as const;
+type Field = keyof typeof FLAG_OF;
+
+/** A plain-HTTP loopback URL: where a sandbox on this machine can listen. */
+function onThisMachine(url: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(url);
+    return protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** `origin(field)`: the flag or variable a field's value came from, when not from the profile. */
+function check(name: string, fields: Record<string, unknown>, sandbox: boolean, origin: (field: Field) => string | undefined = () => undefined): ResolvedProfile {
   for (const field of ['base_url', 'account', 'api_key'] as const) {
     if (!fields[field]) {
       const env = `PAY_${field.toUpperCase()}`;
-      throw new CredentialsError(`Profile '${name}' has no ${field}: set it with 'pay profiles add ${name}' or ${env}.`);
+      throw new CredentialsError(
+        name === ENVIRONMENT_PROFILE
+          ? `No ${field}: set ${env} too (PAY_BASE_URL, PAY_ACCOUNT and PAY_API_KEY together are a profile), or use a saved profile (pay profiles add).`
+          : `Profile '${name}' has no ${field}: set it with 'pay profiles add ${name}' or ${env}.`,
+      );
     }
   }
   const checked = checkProfile(fields);
-  if ('problem' in checked) throw new ConfigError(`Profile '${name}': ${checked.problem.field} ${checked.problem.message}.`);
+  if ('problem' in checked) {
+    const { field, message } = checked.problem;
+    const given = field in FLAG_OF ? origin(field as Field) : undefined;
+    throw new ConfigError(given ? `${given} ${message}.` : `Profile '${name}': ${field} ${message}.`);
+  }
   return { ...checked.profile, name, sandbox };
 }

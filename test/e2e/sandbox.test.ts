@@ -224,6 +224,33 @@ describe('the key of a sandbox that is gone', () => {
     expect(started.base_url).not.toBe(config(dir).profiles.sandbox.base_url);
   });
 
+  it('never goes to the program holding the port PAY_BASE_URL names, nor with a key it does not name to a service elsewhere', async () => {
+    const { dir, env, apiKey } = ciEnv();
+    const heard: string[] = [];
+    const other = createServer((req, res) => {
+      heard.push(JSON.stringify(req.headers));
+      res.statusCode = 500;
+      res.end();
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => other.listen(port, '127.0.0.1', resolve));
+    try {
+      // No profile yet: PAY_BASE_URL says where the sandbox runs, and another program holds that port.
+      const held = await runPay(['customers', 'list', '--json'], { env: { ...env, PAY_BASE_URL: `http://127.0.0.1:${port}` } });
+      expect(held.exitCode, held.stderr).toBe(2);
+      expect(held.stderr).toContain(`Port ${port} is in use by another program, and PAY_BASE_URL says the sandbox runs at http://127.0.0.1:${port}`);
+      // A service elsewhere with no key of its own: no sandbox is started to lend it one.
+      const elsewhere = await runPay(['customers', 'list', '--json'], { env: { ...env, PAY_BASE_URL: 'https://pay.invalid', PAY_ACCOUNT: 'acct_x' } });
+      expect(elsewhere.exitCode, elsewhere.stderr).toBe(3);
+      expect(elsewhere.stderr).toContain('No api_key: set PAY_API_KEY too');
+      expect(heard.filter((headers) => headers.includes(apiKey))).toEqual([]);
+      expect(heard).toEqual([]);
+      expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+    } finally {
+      other.close();
+    }
+  });
+
   it('is never signalled nor sent to another program given its pid since (a crash, a reboot)', async () => {
     const { dir, env, apiKey } = ciEnv();
     const started = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);
