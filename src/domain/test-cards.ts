@@ -105,6 +105,15 @@ export function chargeOutcomeByKey(key: OutcomeKey, channel: Channel, amount: nu
 }
 
 /**
+ * Whether a card presented for a refund (a same-day processor B refund) takes it: a refund
+ * adds funds, so a card short of them, or that a payment would only partly authorize,
+ * takes it; a card the processor never accepts, or one declined outright, does not.
+ */
+export function refundAcceptedByKey(key: OutcomeKey, channel: Channel): boolean {
+  return key === 'partial' || key === 'insufficient_funds' || chargeOutcomeByKey(key, channel, 1).ok;
+}
+
+/**
  * The decline that refuses an online card when its payment method is created, if any.
  * card_not_supported online means no attempt could ever succeed; other declines belong
  * to the payment attempt.

@@ -88,6 +88,28 @@ describe('same-day refunds of processor B in-person payments (spec section 8, ru
     expect((await s.call('GET', `/v1/terminal-readers/${reader.id}`)).body.status).toBe('offline');
   });
 
+  it('is taken by the card that paid, whatever it is: a JCB card, or one short of funds; an outright decline refuses it', async () => {
+    const outcomes: Array<[Record<string, unknown>, string]> = [
+      [{ card_number: '3566002020360505' }, 'succeeded'], // JCB: processor B in person only
+      [{ card_number: '4000000000005555' }, 'succeeded'], // partial authorization
+      [{ outcome: 'insufficient_funds' }, 'succeeded'],
+      [{ outcome: 'declined' }, 'failed'],
+      [{ card_number: '4000000000001117' }, 'failed'], // HSA/FSA: never accepted
+    ];
+    for (const [presented, status] of outcomes) {
+      const { reader, pi } = await inPerson('B');
+      const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: () => undefined });
+      try {
+        const res = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id });
+        expect(res.body.status).toBe('pending');
+        const settled = await s.call('POST', `/v1/test-helpers/terminal-readers/${reader.id}/present`, presented);
+        expect(settled.body, JSON.stringify(presented)).toMatchObject({ id: res.body.id, status });
+      } finally {
+        disconnect();
+      }
+    }
+  });
+
   it('needs no reader from the next day on, nor on processor A', async () => {
     const b = await inPerson('B');
     const a = await inPerson('A');

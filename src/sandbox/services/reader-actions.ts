@@ -4,7 +4,7 @@ import type { CardPresentDetails, PaymentIntent } from '../../domain/payment-int
 import type { ReaderAction, ReaderResult } from '../../domain/reader-protocol.js';
 import type { Refund } from '../../domain/refunds.js';
 import type { PresentOutcome, ReaderPresent, TerminalReader } from '../../domain/terminal-readers.js';
-import { chargeOutcomeByKey, type ChargeResult, type OutcomeKey, outcomeKey, TEST_CARDS } from '../../domain/test-cards.js';
+import { chargeOutcomeByKey, type ChargeResult, type OutcomeKey, outcomeKey, refundAcceptedByKey, TEST_CARDS } from '../../domain/test-cards.js';
 import type { ServiceContext } from './context.js';
 import { getPaymentIntent, settleOnReader } from './payment-intents.js';
 import { getRefund, settleRefundOnReader } from './refunds.js';
@@ -34,11 +34,12 @@ export function presentOnReader(ctx: ServiceContext, readerId: string, body: Rea
     throw new ApiError(409, 'invalid_state', `Terminal reader ${reader.id} is not waiting for a card: confirm a card_present payment intent on it first.`);
   }
   const key = body.card_number === undefined ? OUTCOME_KEYS[body.outcome ?? 'approved'] : outcomeKey(body.card_number);
+  const channel = { kind: 'in_person', processor: reader.processor } as const;
   // A same-day processor B refund: the customer's card on the reader confirms it.
-  if (action.type === 'refund_payment') return settleRefundOnReader(ctx, reader, action.refund_id, key === 'success');
+  if (action.type === 'refund_payment') return settleRefundOnReader(ctx, reader, action.refund_id, refundAcceptedByKey(key, channel));
   const intent = getPaymentIntent(ctx, action.payment_intent_id);
   const tip = body.tip_amount ?? 0;
-  const result = limitToAvailable(chargeOutcomeByKey(key, { kind: 'in_person', processor: reader.processor }, intent.amount + tip), body.available_amount);
+  const result = limitToAvailable(chargeOutcomeByKey(key, channel, intent.amount + tip), body.available_amount);
   return settleOnReader(ctx, reader, intent.id, result, { tip, card_present: presentedCard(body, key) });
 }
 
