@@ -349,7 +349,7 @@ complete -c pay -n '__pay_at \'payment-methods create\'' -f
 complete -c pay -n '__pay_at \'payment-methods create\'' -l card -x -d 'Card number (test cards: pay sandbox cards); prompted, hidden, at a TTY'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l card-number -x -d 'Same as --card'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l customer -x -d 'Attach to this customer once created (emits payment_method.attached)'
-complete -c pay -n '__pay_at \'payment-methods create\'' -l cvc -x -d 'Security code (3 digits, 4 for amex); prompted, hidden, at a TTY'
+complete -c pay -n '__pay_at \'payment-methods create\'' -l cvc -x -d 'Security code (3 digits; 3 or 4 for amex); prompted, hidden, at a TTY'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l exp -x -d 'Expiry month and year, e.g. 12/34'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l exp-month -x -d 'Expiry month, 1-12 (instead of --exp)'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l exp-year -x -d 'Expiry year, four digits (instead of --exp)'

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cvcLength, detectBrand, expiryPassed, fingerprint, last4, luhnValid } from './cards.js';
+import { cvcLengths, detectBrand, expiryPassed, fingerprint, last4, luhnValid } from './cards.js';
 
 describe('luhnValid', () => {
   it('accepts numbers with a correct check digit', () => {
@@ -68,9 +68,9 @@ describe('detectBrand', () => {
 
 describe('card details', () => {
   it('amex has a 4-digit CVC, others 3', () => {
-    expect(cvcLength('amex')).toBe(4);
-    expect(cvcLength('visa')).toBe(3);
-    expect(cvcLength('unionpay')).toBe(3);
+    expect(cvcLengths('amex')).toEqual([3, 4]);
+    expect(cvcLengths('visa')).toEqual([3]);
+    expect(cvcLengths('unionpay')).toEqual([3]);
   });
 
   it('a card is valid through the end of its expiry month', () => {

@@ -52,8 +52,9 @@ export function detectBrand(number: string): CardBrand | undefined {
   return undefined;
 }
 
-export function cvcLength(brand: CardBrand): number {
-  return brand === 'amex' ? 4 : 3;
+/** Digits a security code may have: 3, or for amex either its 4-digit front code or the 3-digit one on its back. */
+export function cvcLengths(brand: CardBrand): readonly number[] {
+  return brand === 'amex' ? [3, 4] : [3];
 }
 
 /**

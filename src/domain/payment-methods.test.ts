@@ -32,11 +32,11 @@ describe('PaymentMethodCreate', () => {
   });
 
   it('never repeats the number or cvc in its messages', () => {
-    for (const body of [card('4242424242424241'), card('378282246310005', '987'), card('9999999999999995')]) {
+    for (const body of [card('4242424242424241'), card('378282246310005', '98'), card('9999999999999995')]) {
       const result = PaymentMethodCreate.safeParse(body);
       expect(result.success).toBe(false);
       const messages = result.error!.issues.map((i) => i.message).join(' ');
-      expect(messages).not.toMatch(/4242424242424241|378282246310005|9999999999999995|987/);
+      expect(messages).not.toMatch(/4242424242424241|378282246310005|9999999999999995|\b98\b/);
     }
   });
 });

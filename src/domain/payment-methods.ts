@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cvcLength, detectBrand, luhnValid, type CardBrand } from './cards.js';
+import { cvcLengths, detectBrand, luhnValid, type CardBrand } from './cards.js';
 import { type BaseObject, IdOf, ListQuery, Metadata } from './common.js';
 
 // Card numbers may be typed with spaces or dashes; the rules see digits only. No message
@@ -28,8 +28,9 @@ export const CardInput = z
   })
   .superRefine((card, ctx) => {
     const brand = detectBrand(card.number)!;
-    if (card.cvc.length !== cvcLength(brand)) {
-      ctx.addIssue({ code: 'custom', path: ['cvc'], message: `must be ${cvcLength(brand)} digits for ${brand} cards` });
+    const lengths = cvcLengths(brand);
+    if (!lengths.includes(card.cvc.length)) {
+      ctx.addIssue({ code: 'custom', path: ['cvc'], message: `must be ${lengths.join(' or ')} digits for ${brand} cards` });
     }
   });
 export type CardInput = z.output<typeof CardInput>;

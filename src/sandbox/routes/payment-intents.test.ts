@@ -56,10 +56,11 @@ describe('payment methods', () => {
     const cases: Array<[unknown, number, string, string]> = [
       [card('4242424242424241'), 400, 'parameter_invalid', 'card.number'],
       [card('1234567812345670'), 400, 'parameter_invalid', 'card.number'],
-      [card('378282246310005', { cvc: '123' }), 400, 'parameter_invalid', 'card.cvc'],
       [card('4242424242424242', { cvc: '1234' }), 400, 'parameter_invalid', 'card.cvc'],
-      [card('4242424242424242', { exp_year: 2029 }), 400, 'parameter_invalid', 'card.exp_year'],
-      [card('4242424242424242', { exp_month: 12, exp_year: 2029 }), 400, 'parameter_invalid', 'card.exp_year'],
+      [card('378282246310005', { cvc: '12' }), 400, 'parameter_invalid', 'card.cvc'],
+      // A card that can never be charged is refused as a card (402), as one not taken online is.
+      [card('4242424242424242', { exp_year: 2029 }), 402, 'expired_card', 'card.exp_year'],
+      [card('4242424242424242', { exp_month: 12, exp_year: 2029 }), 402, 'expired_card', 'card.exp_year'],
       [card('4242424242424242', { exp_month: 13 }), 400, 'parameter_invalid', 'card.exp_month'],
       [card('4000000000001117'), 402, 'card_not_supported', 'card.number'],
       [card('3566002020360505'), 402, 'card_not_supported', 'card.number'],
@@ -77,9 +78,14 @@ describe('payment methods', () => {
     }
   });
 
+  it('takes an amex card\'s 4-digit front code or the 3 digits on its back', async () => {
+    for (const cvc of ['1234', '123']) expect((await s.call('POST', '/v1/payment-methods', card('378282246310005', { cvc }))).status, cvc).toBe(200);
+  });
+
   it('expires at the end of the expiry month by the test clock', async () => {
     const res = await s.call('POST', '/v1/payment-methods', card('4242424242424242', { exp_month: 12, exp_year: 2029 }));
-    expect(res.body.error.param).toBe('card.exp_year');
+    expect(res.body.error).toMatchObject({ type: 'card_error', code: 'expired_card', param: 'card.exp_year' });
+    expect(res.body.error.message).toBe('Your card has expired: card.exp_year says it expired at the end of 12/2029 (today is 2030-01-15).');
     const sameYear = await s.call('POST', '/v1/payment-methods', card('4242424242424242', { exp_month: 1, exp_year: 2030 }));
     expect(sameYear.status).toBe(200);
   });

@@ -34,7 +34,8 @@ export function createPaymentMethod(ctx: ServiceContext, input: PaymentMethodCre
   const { number, exp_month, exp_year } = input.card;
   if (expiryPassed(exp_month, exp_year, ctx.today)) {
     const param = exp_year < Number(ctx.today.slice(0, 4)) ? 'card.exp_year' : 'card.exp_month';
-    throw invalid(param, `Invalid ${param}: the card expired at the end of ${String(exp_month).padStart(2, '0')}/${exp_year} (today is ${ctx.today}).`);
+    // A card that can never be charged is refused as a card, like one of a brand not taken online (DESIGN section 4).
+    throw new ApiError(402, 'expired_card', `Your card has expired: ${param} says it expired at the end of ${String(exp_month).padStart(2, '0')}/${exp_year} (today is ${ctx.today}).`, { param });
   }
   const outcome = outcomeKey(number);
   const refusal = onlineRefusal(outcome);

@@ -156,7 +156,7 @@ describe('card payment intents', () => {
     expect(badCard.code).toBe(2);
     expect(badCard.stderr).toContain('--card');
     expect(badCard.stderr).not.toContain('4242424242424241');
-    const badCvc = await sb.pay(['payment-methods', 'create', '--card', '378282246310005', '--exp', '12/34', '--cvc', '123']);
+    const badCvc = await sb.pay(['payment-methods', 'create', '--card', '378282246310005', '--exp', '12/34', '--cvc', '12']);
     expect(badCvc.code).toBe(2);
     expect(badCvc.stderr).toContain('--cvc');
     // Two ways of giving one value, given both: refused, not one silently dropped.
@@ -176,7 +176,8 @@ describe('card payment intents', () => {
     const jcb = await sb.pay(['payment-methods', 'create', '--card', '3566002020360505', '--exp', '12/34', '--cvc', '123']);
     expect(jcb.stderr).toContain('card_not_supported');
     const expired = await sb.pay(['payment-methods', 'create', '--card', '4242424242424242', '--exp', '12/29', '--cvc', '123']);
-    expect(expired.code).toBe(1);
+    expect(expired.code).toBe(6);
+    expect(expired.stderr).toContain('expired_card');
     expect(expired.stderr).toContain('param: card.exp_year');
   });
 });

@@ -12,7 +12,7 @@ const flags = {
   exp: flag.string('--exp <MM/YY>', 'Expiry month and year, e.g. 12/34', { conflicts: ['expMonth', 'expYear'] }),
   expMonth: flag.int('--exp-month <n>', 'Expiry month, 1-12 (instead of --exp)', { field: 'card.exp_month' }),
   expYear: flag.int('--exp-year <n>', 'Expiry year, four digits (instead of --exp)', { field: 'card.exp_year' }),
-  cvc: flag.string('--cvc <digits>', 'Security code (3 digits, 4 for amex); prompted, hidden, at a TTY', { field: 'card.cvc' }),
+  cvc: flag.string('--cvc <digits>', 'Security code (3 digits; 3 or 4 for amex); prompted, hidden, at a TTY', { field: 'card.cvc' }),
   zip: flag.string('--zip <code>', 'Billing postal code', { field: 'billing_details.address.zip' }),
   reader: flag.string('--reader <tmr_id>', 'Terminal reader for a card_present method (see pay readers list)', { field: 'terminal_reader_id' }),
   customer: flag.string('--customer <cus_id>', 'Attach to this customer once created (emits payment_method.attached)'),
