@@ -292,7 +292,9 @@ export async function run(): Promise<void> {
     // conf's exit hook (when-exit) catches the same signal after us and raises it again
     // at once: that copy is the same interrupt, not a second Ctrl-C meaning "quit now".
     if (performance.now() - stoppedAt < 250) return;
-    // A long-running command (sandbox, listen, a batch) stops cleanly; anything else is interrupted.
+    // A long-running command (sandbox, listen, a batch) stops cleanly, unless a stop is
+    // under way already (a batch waiting for its retries in flight): that is "quit now".
+    // Anything else is interrupted.
     if (activeIO?.handlesStop) {
       stoppedAt = performance.now();
       return activeIO.stop(signal);

@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, request, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { until } from '../support/wait.js';
 import { PAY_BIN, type SandboxHandle, startSandbox } from './harness.js';
 
 // Support staff's past_due tools against a real sandbox: the list, the batch retry (only
@@ -336,6 +339,47 @@ describe('pay subscriptions retry-past-due', () => {
     const resumed = await sb.pay(['subscriptions', 'retry-past-due', '--resume', batchId, '--yes']);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     for (const id of ids) expect(await intents(id)).toHaveLength(2);
+  });
+
+  it('a second Ctrl-C quits at once, as the first one says, even with a retry the service never answers', async () => {
+    await pastDue(2, Array(2).fill(GOOD));
+    // The service as seen through a proxy that holds every retry and answers nothing else differently.
+    const held: ServerResponse[] = [];
+    const proxy = createServer((req, res) => {
+      if (req.method === 'POST' && /\/retry$/.test(req.url ?? '')) {
+        held.push(res);
+        req.resume();
+        return;
+      }
+      req.pipe(request(new URL(req.url!, sb.baseUrl), { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      }));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    let child: ReturnType<typeof execa> | undefined;
+    try {
+      child = execa(process.execPath, [PAY_BIN, 'subscriptions', 'retry-past-due', '--yes', '--concurrency', '1'], {
+        env: { ...sb.env, PAY_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` },
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+      });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await until(() => held.length, (n) => n === 1, 'a retry held by the proxy');
+      child.kill('SIGINT');
+      await until(() => stderr, (text) => text.includes('Ctrl-C again quits at once'), 'the first Ctrl-C answered');
+      // Past the quarter second in which a signal is taken for the echo of the first (src/cli/main.ts).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      child.kill('SIGINT');
+      const result = await child;
+      expect(result.exitCode, stderr).toBe(130);
+    } finally {
+      child?.kill('SIGKILL');
+      for (const res of held) res.destroy();
+      proxy.close();
+    }
   });
 });
 

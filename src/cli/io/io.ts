@@ -34,7 +34,6 @@ export class IO {
   private stopListeners: Array<() => void> = [];
   /** The fields the running command's JSON output has, when it declared them. */
   private knownFields: readonly string[] | undefined;
-  private stopping = false;
   private stoppedBy: NodeJS.Signals | undefined;
 
   constructor(
@@ -294,11 +293,11 @@ export class IO {
   // Long-running commands (sandbox, listen, simulate) wait here for Ctrl-C or SIGTERM.
 
   /**
-   * Also true once a stop began: conf's exit hook (when-exit) raises the signal again
-   * after its cleanup, and that echo must not turn a clean stop into an interruption.
+   * A command waits for a stop. Not once its stop began: a second Ctrl-C then means quit
+   * now (main.ts tells it from the echo of the first that conf's exit hook raises).
    */
   get handlesStop(): boolean {
-    return this.stopListeners.length > 0 || this.stopping;
+    return this.stopListeners.length > 0;
   }
 
   /** Resolves on SIGINT/SIGTERM; while waited on, an interrupt is a clean stop (exit 0). */
@@ -314,7 +313,6 @@ export class IO {
   stop(signal?: NodeJS.Signals): void {
     this.stoppedBy ??= signal;
     const listeners = this.stopListeners;
-    this.stopping ||= listeners.length > 0;
     this.stopListeners = [];
     for (const listener of listeners) listener();
   }
