@@ -1,9 +1,12 @@
 import type { z } from 'zod';
 import type { ListPage } from '../domain/common.js';
 import type { EndpointName } from '../domain/endpoints.js';
+import { clip } from '../domain/errors.js';
+import { ID_PREFIX, idPattern } from '../domain/ids.js';
 import { type Arg, arg, bodyFrom, type CommandDefinition, defineCommand, fieldsFrom, flag, type Flag, type OptionsOf } from './command.js';
 import type { Factory } from './factory.js';
 import type { Column } from './io/io.js';
+import { UsageError } from './errors.js';
 import { confirmDestructive, yesFlag } from './prompts.js';
 
 /*
@@ -35,6 +38,13 @@ interface ByIdSpec<T, F extends Flags> {
 
 const printObject = (f: Factory, value: unknown) => f.io.printObject(value as object);
 
+/** An id of another kind (`customers get pi_…`) is a usage error, before any request. */
+function checkId(endpoint: EndpointName, id: string): void {
+  const kind = endpoint.slice(0, endpoint.indexOf('.')).replace(/s$/, '');
+  const prefix = (ID_PREFIX as Record<string, string>)[kind];
+  if (prefix !== undefined && !idPattern(prefix).test(id)) throw new UsageError(`Invalid <id> '${clip(id)}': must be an id starting with ${prefix}_.`);
+}
+
 /** A command on one object: `<id>`, flags making an optional body, one call, the answer shown. */
 export function stateCommand<T, const F extends Flags = Record<never, never>>(name: string, endpoint: EndpointName, spec: ByIdSpec<T, F>) {
   const flags = { ...((spec.flags ?? {}) as F), ...(spec.destructive ? yesFlag : {}) } as F & Partial<typeof yesFlag>;
@@ -46,6 +56,7 @@ export function stateCommand<T, const F extends Flags = Record<never, never>>(na
     examples: spec.examples,
     fields: spec.fields,
     async run(options, f) {
+      checkId(endpoint, options.id);
       const body = spec.body ? bodyFrom(await spec.body(), flags, options) : undefined;
       if (spec.destructive) await confirmDestructive(f.io, options.yes === true, spec.destructive.what, spec.destructive.question(options.id));
       const client = await f.client();

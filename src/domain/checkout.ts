@@ -28,7 +28,7 @@ export const CHECKOUT_SESSION_STATUSES = ['open', 'complete', 'expired'] as cons
 
 export const CheckoutSessionListQuery = ListQuery.extend({
   status: z.enum(CHECKOUT_SESSION_STATUSES, { error: 'must be open, complete or expired' }).optional(),
-  payment_intent_id: z.string().optional(),
+  payment_intent_id: IdOf('pi').optional(),
 });
 
 export interface CheckoutSession extends BaseObject {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idPattern } from './ids.js';
 import { isCurrency } from './money.js';
 
 /** Money is an integer in the currency's minor unit. */
@@ -38,7 +39,7 @@ export const DateString = CalendarDate.refine((s) => s >= FIRST_DATE && s <= LAS
 export const IdOf = (prefix: string) =>
   z
     .string({ error: `must be an id starting with ${prefix}_` })
-    .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), { error: `must be an id starting with ${prefix}_` });
+    .regex(idPattern(prefix), { error: `must be an id starting with ${prefix}_` });
 
 /** Text a person gives and others read (a name, what is paid for): one line, trimmed, not empty. */
 export const LineText = (what: string, max: number) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type BaseObject, ListQuery } from './common.js';
+import { type BaseObject, IdOf, ListQuery } from './common.js';
 
 /**
  * The catalogue of event types (spec section 6, DESIGN section 5). `ctx.emit` takes only
@@ -115,7 +115,7 @@ export const EventListQuery = ListQuery.extend({
 export type EventListQuery = z.infer<typeof EventListQuery>;
 
 export const EventResend = z.strictObject({
-  webhook_endpoint_id: z.string().regex(/^we_[A-Za-z0-9]+$/, { error: 'must be a webhook endpoint id (we_…)' }).optional(),
+  webhook_endpoint_id: IdOf('we').optional(),
 });
 export type EventResend = z.infer<typeof EventResend>;
 

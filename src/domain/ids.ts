@@ -19,6 +19,9 @@ export const ID_PREFIX = {
 
 export type ObjectKind = keyof typeof ID_PREFIX;
 
+/** The form of an id with this prefix: the prefix, an underscore, then letters and digits. */
+export const idPattern = (prefix: string) => new RegExp(`^${prefix}_[A-Za-z0-9]+$`);
+
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 // Random bytes are drawn 4 KiB at a time: one randomBytes call per id cost more than the

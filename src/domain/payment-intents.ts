@@ -79,8 +79,8 @@ export type PaymentIntentCancel = z.output<typeof PaymentIntentCancel>;
 export const PaymentIntentListQuery = ListQuery.extend({
   // Spec section 4: by subscription_id it "returns all payment attempts of a subscription", one page unless a limit is asked for.
   limit: ListQuery.shape.limit.unwrap().optional(),
-  subscription_id: z.string().optional(),
-  customer_id: z.string().optional(),
+  subscription_id: IdOf('sub').optional(),
+  customer_id: IdOf('cus').optional(),
   status: z.enum(PAYMENT_INTENT_STATUSES, { error: `must be one of ${PAYMENT_INTENT_STATUSES.join(', ')}` }).optional(),
 });
 export type PaymentIntentListQuery = z.infer<typeof PaymentIntentListQuery>;
@@ -156,6 +156,6 @@ export interface Charge extends BaseObject {
 }
 
 export const ChargeListQuery = ListQuery.extend({
-  payment_intent_id: z.string().optional(),
-  customer_id: z.string().optional(),
+  payment_intent_id: IdOf('pi').optional(),
+  customer_id: IdOf('cus').optional(),
 });

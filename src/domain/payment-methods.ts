@@ -81,7 +81,7 @@ export type PaymentMethodCreate = z.output<typeof PaymentMethodCreate>;
 export const PaymentMethodAttach = z.strictObject({ customer_id: IdOf('cus') });
 
 export const PaymentMethodListQuery = ListQuery.extend({
-  customer_id: z.string().optional(),
+  customer_id: IdOf('cus').optional(),
   type: z.enum(PAYMENT_METHOD_TYPES, { error: 'must be card or card_present' }).optional(),
 });
 

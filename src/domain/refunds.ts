@@ -13,7 +13,7 @@ export const RefundCreate = z.strictObject({
 export type RefundCreate = z.output<typeof RefundCreate>;
 
 export const RefundListQuery = ListQuery.extend({
-  payment_intent_id: z.string().optional(),
+  payment_intent_id: IdOf('pi').optional(),
   status: z.enum(['pending', 'succeeded', 'failed'], { error: 'must be pending, succeeded or failed' }).optional(),
 });
 

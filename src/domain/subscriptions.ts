@@ -70,7 +70,7 @@ export type SubscriptionUpdate = Pick<z.infer<typeof SubscriptionUpdate>, 'payme
 
 export const SubscriptionListQuery = ListQuery.extend({
   status: z.enum(SUBSCRIPTION_STATUSES, { error: `must be one of ${SUBSCRIPTION_STATUSES.join(', ')}` }).optional(),
-  customer_id: z.string().optional(),
+  customer_id: IdOf('cus').optional(),
 });
 export type SubscriptionListQuery = z.infer<typeof SubscriptionListQuery>;
 

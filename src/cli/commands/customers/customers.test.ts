@@ -74,6 +74,18 @@ describe('pay customers', () => {
     expect(both.stderr).toContain("Option '--all' cannot be used with option '--limit <n>'");
   });
 
+  it('an id of another kind, as the argument or as a filter, is a usage error before any request; the service refuses it too', async () => {
+    const get = await sb.pay(['customers', 'get', 'pi_123']);
+    expect(get.code).toBe(2);
+    expect(get.stderr).toContain("Invalid <id> 'pi_123': must be an id starting with cus_.");
+    const list = await sb.pay(['intents', 'list', '--subscription', 'cus_1']);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain('Invalid --subscription: must be an id starting with sub_.');
+    const api = await sb.sandbox.call('GET', '/v1/payment-intents?subscription_id=cus_1');
+    expect(api.status).toBe(400);
+    expect(api.body.error).toMatchObject({ code: 'parameter_invalid', param: 'subscription_id' });
+  });
+
   it('a limit out of range is a usage error naming --limit, before any request', async () => {
     const result = await sb.pay(['customers', 'list', '--limit', '500']);
     expect(result.code).toBe(2);
