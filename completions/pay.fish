@@ -391,6 +391,7 @@ complete -c pay -n '__pay_at \'profiles list\'' -f
 complete -c pay -n '__pay_at \'profiles list\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'profiles remove\'' -f
 complete -c pay -n '__pay_at \'profiles remove\'' -l help -s h -d 'Show help for the command'
+complete -c pay -n '__pay_at \'profiles remove\'' -l yes -s y -d 'Do not ask for confirmation (required where no one can be asked: scripts, --no-input)'
 complete -c pay -n '__pay_at \'profiles remove\'' -a '(pay profiles list 2>/dev/null | cut -f2)'
 complete -c pay -n '__pay_at \'profiles show\'' -f
 complete -c pay -n '__pay_at \'profiles show\'' -l help -s h -d 'Show help for the command'

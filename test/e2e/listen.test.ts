@@ -153,13 +153,13 @@ describe('pay webhooks listen', () => {
 
       const running = listen(['--forward-to', app.url()], { PAY_PROFILE: 'roamer' });
       await running.line(/^Ready!/);
-      const refused = await sb.pay(['profiles', 'remove', 'roamer']);
+      const refused = await sb.pay(['profiles', 'remove', 'roamer', '--yes']);
       expect(refused.exitCode).toBe(5);
       expect(refused.stderr).toMatch(/Another pay webhooks listen for this profile is running \(pid \d+\): stop it before removing the profile\./);
       expect(config().roamer?.listen_secret).toBe(first);
       expect(await stop(running)).toBe(0);
 
-      expect((await sb.pay(['profiles', 'remove', 'roamer'])).exitCode).toBe(0);
+      expect((await sb.pay(['profiles', 'remove', 'roamer', '--yes'])).exitCode).toBe(0);
       expect(listenFiles().filter((f) => f.name.includes(listenerId) || f.name.startsWith('roamer') || f.bytes.includes(first))).toEqual([]);
       expect(readFileSync(join(sb.configDir, 'config.json'), 'utf8')).not.toContain(first);
       // Added again under the same name, it is a new profile: a new secret, never the old one.

@@ -88,8 +88,13 @@ describe('pay profiles add|list|use|show|remove in a script', () => {
     expect(show).toMatchObject({ name: 'prod', base_url: 'https://prod.example.com', header_prefix: 'pay', config_file: join(dir, 'config.json') });
     expect(JSON.parse((await runPay(['profiles', 'show', '--json', '--profile', 'staging'], { env })).stdout).header_prefix).toBe('acme');
 
-    expect((await runPay(['profiles', 'remove', 'prod'], { env })).code).toBe(0);
-    expect((await runPay(['profiles', 'remove', 'prod'], { env })).code).toBe(2);
+    // Destructive: a script says --yes, or nothing is removed.
+    const unsure = await runPay(['profiles', 'remove', 'prod'], { env });
+    expect(unsure.code).toBe(2);
+    expect(unsure.stderr).toContain('--yes');
+    expect(JSON.parse((await runPay(['profiles', 'list', '--json'], { env })).stdout).map((p: { name: string }) => p.name)).toEqual(['prod', 'staging']);
+    expect((await runPay(['profiles', 'remove', 'prod', '--yes'], { env })).code).toBe(0);
+    expect((await runPay(['profiles', 'remove', 'prod', '--yes'], { env })).code).toBe(2);
     expect(JSON.parse((await runPay(['profiles', 'list', '--json'], { env })).stdout).map((p: { name: string }) => p.name)).toEqual(['staging']);
   });
 

@@ -37,7 +37,7 @@ export async function run(options: AccountsAddOptions, f: Factory): Promise<void
   // A profile is never replaced in passing: the sandbox's own, or another account's.
   const existing = options.name === undefined ? undefined : profiles.get(options.name);
   if (existing !== undefined) {
-    throw new UsageError(`Invalid --name: profile '${options.name}' exists, for account ${existing.account}; choose another name, or remove it first (pay profiles remove ${options.name}).`);
+    throw new UsageError(`Invalid --name: profile '${options.name}' exists, for account ${existing.account}; choose another name, or remove it first (pay profiles remove ${options.name} --yes).`);
   }
   const client = await f.client();
   const created = await client.call<{ id: string }>('test_helpers.accounts_create', { body });
