@@ -38,6 +38,8 @@ export interface TunnelOptions {
   query: () => Record<string, string | undefined>;
   /** Stop reconnecting once the service has been unreachable this long (NetworkError). */
   giveUpAfterMs?: number | undefined;
+  /** A first connection that fails ends it (NetworkError): a watcher with nothing to resume. */
+  giveUpBeforeReady?: boolean | undefined;
   handlers: TunnelHandlers;
   /** `--verbose`: each connection's upgrade request and answer. */
   trace?: RequestTrace | undefined;
@@ -46,7 +48,7 @@ export interface TunnelOptions {
 /**
  * The client end of the listen tunnel (protocol in src/sandbox/hub/listen.ts) over the
  * one reconnecting socket: it announces each reconnect and keeps trying until stopped, or
- * until `giveUpAfterMs` of failing.
+ * until `giveUpAfterMs` of failing (or, with `giveUpBeforeReady`, a first connection fails).
  */
 export class Tunnel {
   private readonly socket: ReconnectingSocket<ServerFrame, ClientFrame>;
@@ -63,8 +65,11 @@ export class Tunnel {
       trace: options.trace,
       giveUp: {
         afterMs: giveUpAfterMs,
+        beforeReady: options.giveUpBeforeReady,
         error: (reason) =>
-          new NetworkError(`Could not reach the service at ${baseUrl} for ${Math.round((giveUpAfterMs ?? 0) / 1000)}s (${reason}): giving up, as --give-up-after asks.`, baseUrl),
+          this.connected || !options.giveUpBeforeReady
+            ? new NetworkError(`Could not reach the service at ${baseUrl} for ${Math.round((giveUpAfterMs ?? 0) / 1000)}s (${reason}): giving up, as --give-up-after asks.`, baseUrl)
+            : new NetworkError(`Could not reach the service at ${baseUrl} (${reason}).`, baseUrl),
       },
       handlers: {
         heartbeatOf: (frame) => (frame.type === 'ready' ? frame.heartbeat_ms : undefined),

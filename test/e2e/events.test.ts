@@ -32,6 +32,13 @@ describe('pay events tail: a long-running process, stopped by a signal', () => {
     expect(await from.exited()).toBe(0);
   });
 
+  it('exits 7 when the service cannot be reached at all, rather than retrying forever', async () => {
+    const env = { PAY_BASE_URL: 'http://127.0.0.1:9', PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey };
+    const unreachable = await sb.pay(['events', 'tail'], { env });
+    expect(unreachable.exitCode, unreachable.stderr).toBe(7);
+    expect(unreachable.stderr).toContain('Could not reach the service at http://127.0.0.1:9 (ECONNREFUSED).');
+  });
+
   it('--json id,type keeps only those fields of each line', async () => {
     const tail = sb.spawn(['events', 'tail', '--from', ids[1]!, '--json', 'id,type']);
     expect(JSON.parse(await tail.line(new RegExp(ids[0]!)))).toEqual({ id: ids[0], type: 'customer.created' });

@@ -33,6 +33,8 @@ export async function run(options: TailOptions, f: Factory): Promise<void> {
     baseUrl: client.baseUrl,
     headers: client.authHeaders(),
     trace: client.tracer,
+    // A service it never reached is an error (exit 7); once it streamed, it reconnects until stopped.
+    giveUpBeforeReady: true,
     // After a reconnect, carry on after the last event shown.
     query: () => ({ types: options.types?.join(','), ...(last !== undefined ? { after: last } : { from }) }),
     handlers: {
