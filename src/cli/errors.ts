@@ -17,6 +17,14 @@ export class CancelError extends Error {
 /** A card was declined where the service answered with the declined object rather than a 402 (a reader's outcome): exit 6, as every decline. */
 export class DeclinedError extends Error {
   override name = 'DeclinedError';
+  constructor(
+    message: string,
+    /** The decline's own code (`card_not_supported`, `insufficient_funds`…), as a 402 would carry it. */
+    readonly code: string,
+    readonly paymentIntentId: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The local sandbox is not running where a command needs it (exit 7, as an unreachable service). */

@@ -36,6 +36,6 @@ export const present = defineCommand({
     const declined = result.object === 'payment_intent' && result.status === 'requires_payment_method' ? result.last_payment_error : null;
     if (f.io.human && !declined) f.io.success(`Card presented on ${options.id}: ${result.object} ${result.id} is ${result.status}`);
     f.io.printObject(result);
-    if (declined) throw new DeclinedError(`Card declined on ${options.id}: ${declined.message} (${declined.code}). Payment intent ${result.id} is ${result.status}: confirm it again to retry.`);
+    if (declined) throw new DeclinedError(`Card declined on ${options.id}: ${declined.message} (${declined.code}). Payment intent ${result.id} is ${result.status}: confirm it again to retry.`, declined.code, result.id);
   },
 });
