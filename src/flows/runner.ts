@@ -15,37 +15,51 @@ export class FlowReferenceError extends Error {
   override name = 'FlowReferenceError';
 }
 
-/** An override its step does not take, or whose value the step's rule refuses: found before any step runs. */
-export class FlowOverrideError extends Error {
-  override name = 'FlowOverrideError';
+/** A step's field, in the file or an override, its endpoint does not take, or a value its rule refuses: found before any step runs. */
+export class FlowBodyError extends Error {
+  override name = 'FlowBodyError';
 }
 
 /**
- * Each override against what its step's endpoint takes, before anything runs: a field it
- * does not take (a step's name mistyped lands on the main step), or a value its rule
- * refuses, names the step, rather than failing once earlier steps have created things.
- * Values that refer to earlier results, and objects, are left to the service.
+ * Each request step's body, as the file and the overrides make it, against what its
+ * step's endpoint takes, before anything runs: a field it does not take (a step's name
+ * mistyped in an override lands on the main step), or a value its rule refuses, names the
+ * step, rather than failing once earlier steps have created things. Values that refer to
+ * earlier results, and objects, are left to the service.
  */
-export function checkOverrides(flow: FlowFile, overrides: ReadonlyMap<string, Record<string, unknown>>): void {
+export function checkBodies(flow: FlowFile, overrides: ReadonlyMap<string, Record<string, unknown>>): void {
   const steps = flow.steps.map((step) => step.name);
-  for (const [name, fields] of overrides) {
-    const request = flow.steps.find((step) => step.name === name)?.request;
+  for (const step of flow.steps) {
+    const request = step.request;
     const endpoint = request && endpointOf(request.method, request.path);
     const schema = endpoint && bodySchemaOf(endpoint);
-    const shape = schema && 'shape' in schema ? (schema.shape as Record<string, z.ZodType>) : undefined;
-    if (!request || !shape) continue;
+    if (!request || !schema) continue;
+    const overridden = overrides.get(step.name) ?? {};
     // As the step will send them: a value replacing a string stays a string.
-    const sent = merge(request.body ?? {}, fields);
-    for (const field of Object.keys(fields)) {
+    const sent = merge(request.body ?? {}, overridden);
+    const shape = shapeFor(schema, sent);
+    if (!shape) continue;
+    for (const field of Object.keys(sent)) {
+      const given = field in overridden ? `--override ${step.name}.${field}` : `step '${step.name}': ${field}`;
       if (!(field in shape)) {
-        throw new FlowOverrideError(`Invalid --override ${name}.${field}: step '${name}' (${request.method} ${request.path}) takes no field '${field}'; its fields: ${Object.keys(shape).join(', ')}. A field of another step starts with its name (steps: ${steps.join(', ')}).`);
+        const others = field in overridden ? ` A field of another step starts with its name (steps: ${steps.join(', ')}).` : '';
+        throw new FlowBodyError(`Invalid ${given}: step '${step.name}' (${request.method} ${request.path}) takes no field '${field}'; its fields: ${Object.keys(shape).join(', ')}.${others}`);
       }
       const value = sent[field];
       if ((typeof value === 'object' && value !== null) || (typeof value === 'string' && value.includes('${'))) continue;
       const checked = shape[field]!.safeParse(value);
-      if (!checked.success) throw new FlowOverrideError(`Invalid --override ${name}.${field}: ${checked.error.issues[0]!.message}.`);
+      if (!checked.success) throw new FlowBodyError(`Invalid ${given}: ${checked.error.issues[0]!.message}.`);
     }
   }
+}
+
+/** The fields a body schema takes for this body: an object's, or those of the union's option its discriminator picks. */
+function shapeFor(schema: z.ZodType, body: Record<string, unknown>): Record<string, z.ZodType> | undefined {
+  if ('shape' in schema) return schema.shape as Record<string, z.ZodType>;
+  const { discriminator, options } = schema.def as { discriminator?: string; options?: z.ZodType[] };
+  if (discriminator === undefined || options === undefined) return undefined;
+  const shapes = options.map((option) => ('shape' in option ? (option.shape as Record<string, z.ZodType>) : undefined));
+  return shapes.find((shape) => shape?.[discriminator]?.safeParse(body[discriminator]).success);
 }
 
 export interface FlowOutcome {

@@ -84,6 +84,9 @@ describe('pay trigger --file', () => {
       [{ steps: [customerStep, customerStep] }, /step 'customer' \(steps\[1\]\) name: 'customer' is the name of an earlier step/],
       [{ steps: [{ name: 'x', advance_clock: { to: '${clock.yesterday}' } }] }, /step 'x' \(steps\[0\]\) advance_clock\.to: \$\{clock\.yesterday\} is not a field of the clock/],
       [{ steps: [customerStep], colour: 'blue' }, /colour: is not a field of the flow format/],
+      // A step's own body, against what its endpoint takes, before the steps before it run.
+      [{ steps: [customerStep, { ...cardStep, request: { ...cardStep.request, body: { ...cardStep.request.body, bogus_field: 1 } } }] }, /Invalid step 'card': bogus_field: step 'card' \(POST \/v1\/payment-methods\) takes no field 'bogus_field'; its fields: /],
+      [{ steps: [customerStep, { name: 'pay', request: { method: 'POST', path: '/v1/payment-intents', body: { amount: 'ten', currency: 'usd', payment_method_types: ['card'] } } }] }, /Invalid step 'pay': amount: must be/],
       [{ steps: [] }, /steps: must have at least one step/],
       ['{"steps": [', /not JSON/],
     ];

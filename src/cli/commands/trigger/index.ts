@@ -133,11 +133,11 @@ export async function run(options: TriggerOptions, f: Factory): Promise<Record<s
   const name = flow.name ?? basename(source);
   const { primaryStep } = await import('../../../domain/flows.js');
   const overrides = overridesByStep(flow, primaryStep(flow), options.override ?? []);
-  const { checkOverrides, FlowOverrideError, runFlow, FlowReferenceError } = await import('../../../flows/runner.js');
+  const { checkBodies, FlowBodyError, runFlow, FlowReferenceError } = await import('../../../flows/runner.js');
   try {
-    checkOverrides(flow, overrides);
+    checkBodies(flow, overrides);
   } catch (error) {
-    throw error instanceof FlowOverrideError ? new UsageError(error.message) : error;
+    throw error instanceof FlowBodyError ? new UsageError(error.message) : error;
   }
   const client = await f.client();
   const outcome = await f.io
