@@ -238,8 +238,9 @@ describe('Forwarder with a window of deliveries in flight', () => {
       `! 2 events from an earlier run wait in the spool for ${gone}, which this run does not forward to: a pay webhooks listen with --forward-to ${gone} delivers them.`,
     ]);
     await until(() => receiver.ids(), (ids) => ids.has('evt_lefta'), 'the event left for this app');
-    // Still waiting for the other URL: kept, not acknowledged.
+    // Still waiting for the other URL: kept, not acknowledged, and told apart from what waits for this run's.
     expect(await forwarder.stop()).toBe(2);
     expect(forwarder.settled).toBe(0);
+    expect(forwarder.left).toEqual({ events: 0, elsewhere: [{ target: gone, events: 2 }] });
   });
 });

@@ -82,6 +82,10 @@ export interface ForwarderOptions {
   trace?: RequestTrace | undefined;
 }
 
+/** Events in the spool for a URL the run does not forward to: kept, and how to deliver them. */
+export const waitingElsewhere = (target: string, events: number) =>
+  `${events === 1 ? '1 event' : `${events} events`} from an earlier run ${events === 1 ? 'waits' : 'wait'} in the spool for ${target}, which this run does not forward to: a pay webhooks listen with --forward-to ${target} delivers ${events === 1 ? 'it' : 'them'}.`;
+
 /** Why a run ended: stop() (an interrupt), idle for exitAfterIdleMs, or maxEvents settled. */
 export type RunEnd = 'stopped' | 'idle' | 'max_events';
 
@@ -222,6 +226,12 @@ export class Forwarder {
     return this.ended;
   }
 
+  /**
+   * What stop() left in the spool: events waiting for this run's URLs, and per URL it does
+   * not forward to, the events an earlier run left for it.
+   */
+  left: { events: number; elsewhere: Array<{ target: string; events: number }> } = { events: 0, elsewhere: [] };
+
   /** Events acknowledged this run. */
   get settled(): number {
     return this.settledCount;
@@ -251,6 +261,7 @@ export class Forwarder {
       let waiting = 0;
       if (!this.spoolClosed) {
         waiting = this.spool.count();
+        this.left = this.spool.waitingFor(this.targetUrls());
         this.spool.close();
         this.spoolClosed = true;
       }
@@ -307,9 +318,7 @@ export class Forwarder {
     const { events: waiting, elsewhere } = this.spool.waitingFor(this.targetUrls());
     if (waiting > 0) sink.notice(waiting === 1 ? '1 event from an earlier run waits in the spool: delivering it first.' : `${waiting} events from an earlier run wait in the spool: delivering them first.`);
     // Kept, never dropped: they go out once a run forwards to their URL again.
-    for (const { target, events } of elsewhere) {
-      sink.warning(`${events === 1 ? '1 event' : `${events} events`} from an earlier run ${events === 1 ? 'waits' : 'wait'} in the spool for ${target}, which this run does not forward to: a pay webhooks listen with --forward-to ${target} delivers ${events === 1 ? 'it' : 'them'}.`);
-    }
+    for (const { target, events } of elsewhere) sink.warning(waitingElsewhere(target, events));
     if (!this.started) {
       this.startForwarding();
       this.active();

@@ -83,7 +83,7 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
   const client = await f.client();
   const { listenIdentity } = await import('../../../webhooks/identity.js');
   const identity = listenIdentity(profile, await f.profiles());
-  const { Forwarder } = await import('../../../webhooks/forwarder.js');
+  const { Forwarder, waitingElsewhere } = await import('../../../webhooks/forwarder.js');
   const sink = listenSink(f.io, { printSecret: options.printSecret });
   const forwarder = new Forwarder({
     baseUrl: client.baseUrl,
@@ -117,7 +117,10 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
   const failed = forwarder.failures();
   if (f.io.json) f.io.printJSONLine({ type: 'stopped', reason: ended, events: forwarder.settled, waiting, failed });
   const why = stopReason(ended, options, forwarder.settled);
-  f.io.info(waiting > 0 ? `Stopped${why}. ${plural(waiting, 'event')} ${waiting === 1 ? 'waits in the spool: the next pay webhooks listen delivers it' : 'wait in the spool: the next pay webhooks listen delivers them'}.` : `Stopped${why}.`);
+  // What waits for this run's URLs goes out with the next run; what waits for others, with a run that forwards there.
+  const { events: here, elsewhere } = forwarder.left;
+  f.io.info(here > 0 ? `Stopped${why}. ${plural(here, 'event')} ${here === 1 ? 'waits in the spool: the next pay webhooks listen delivers it' : 'wait in the spool: the next pay webhooks listen delivers them'}.` : `Stopped${why}.`);
+  for (const { target, events } of elsewhere) f.io.info(waitingElsewhere(target, events));
   if (options.failOnError && failed.length > 0) {
     const lines = failed.map((result) => `  ${result.event_id} ${result.event_type} · POST ${result.url} → ${answer(result)}`);
     throw new CheckFailedError(`The app did not take ${plural(failed.length, 'event')} (--fail-on-error):\n${lines.join('\n')}`);
