@@ -93,7 +93,10 @@ export const requiredIssue = (path: Array<string | number>, message: string) =>
 /** True when an issue is about an absent field (absent input, of any type or choice, or a requiredIssue). */
 export function isMissingIssue(issue: z.core.$ZodIssue): boolean {
   const absent = (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') && issue.input === undefined;
-  return absent || (issue.code === 'custom' && issue.params?.missing === true);
+  // A discriminated union's issue carries the whole object: its discriminator is what may be absent.
+  const discriminator = issue.code === 'invalid_union' && 'discriminator' in issue ? (issue.discriminator as string) : undefined;
+  const noDiscriminator = discriminator !== undefined && (issue.input as Record<string, unknown> | undefined)?.[discriminator] === undefined;
+  return absent || noDiscriminator || (issue.code === 'custom' && issue.params?.missing === true);
 }
 
 /**

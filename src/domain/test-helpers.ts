@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addMs, compareInstants, DAY_MS, msOf, toInstant } from '../infra/time.js';
 import { CalendarDate, FIRST_DATE, LAST_DATE } from './common.js';
-import { invalid } from './errors.js';
+import { invalid, requiredIssue } from './errors.js';
 import { API_KEY_CHARACTERS, API_KEY_CHARACTERS_RULE } from './secrets.js';
 
 const DateTime = z.iso.datetime({ offset: true, error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' });
@@ -31,9 +31,8 @@ export const ClockAdvance = z
       .optional(),
   })
   .superRefine((value, ctx) => {
-    if ((value.to === undefined) === (value.days === undefined)) {
-      ctx.addIssue({ code: 'custom', path: value.to === undefined ? ['to'] : ['days'], message: 'give exactly one of to or days' });
-    }
+    if (value.to === undefined && value.days === undefined) ctx.addIssue(requiredIssue(['to'], 'give one of to or days'));
+    else if (value.to !== undefined && value.days !== undefined) ctx.addIssue({ code: 'custom', path: ['days'], message: 'give exactly one of to or days' });
   });
 export type ClockAdvance = z.infer<typeof ClockAdvance>;
 

@@ -62,7 +62,8 @@ describe('acceptance 4: a bad request gets 400 (413) with param and a rule, and 
     ['wrong type', '/v1/customers', { email: 42 }, 400, 'parameter_invalid', 'email', /must be an email address/],
     ['unknown field', '/v1/customers', { email: 'a@example.com', nickname: 'jj' }, 400, 'parameter_unknown', 'nickname', /unknown parameter: nickname/],
     ['nested wrong type', '/v1/customers', { metadata: { plan: 3 } }, 400, 'parameter_invalid', 'metadata.plan', /must be strings/],
-    ['missing required', '/v1/test-helpers/clock/advance', {}, 400, 'parameter_invalid', 'to', /exactly one of to or days/],
+    ['missing required', '/v1/test-helpers/clock/advance', {}, 400, 'parameter_missing', 'to', /Missing required parameter: to: give one of to or days/],
+    ['missing discriminator', '/v1/payment-methods', { card: { number: '4242424242424242', exp_month: 12, exp_year: 2032, cvc: '123' } }, 400, 'parameter_missing', 'type', /Missing required parameter: type/],
     ['malformed JSON', '/v1/customers', '{"email": "a@example.com",', 400, 'invalid_json', 'body', /must be valid JSON/],
     ['oversized body', '/v1/customers', JSON.stringify({ first_name: 'x'.repeat(1_100_000) }), 413, 'body_too_large', 'body', /at most \d+ bytes/],
   ] as const)('%s', async (_name, path, body, status, code, param, rule) => {
