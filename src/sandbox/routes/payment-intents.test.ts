@@ -279,6 +279,14 @@ describe('payment intents, card_present', () => {
     expect(partial.body).toMatchObject({ id: res.body.id, status: 'succeeded', amount_received: 700 });
     expect((await s.call('GET', `/v1/charges/${partial.body.latest_charge_id}`)).body).toMatchObject({ status: 'succeeded', amount_captured: 700 });
 
+    // A tip is what was collected beyond the amount (spec rule 8): none on a partial authorization, part of it when funds fall short of it.
+    const tipped = async (available: number) => {
+      await s.call('POST', '/v1/payment-intents', { amount: 1000, currency: 'usd', payment_method_types: ['card_present'], confirm: true, payment_method_id: pmId });
+      return (await s.call('POST', `/v1/test-helpers/terminal-readers/${r.id}/present`, { tip_amount: 300, available_amount: available })).body;
+    };
+    expect(await tipped(500)).toMatchObject({ status: 'succeeded', amount_received: 500, tip_amount: 0 });
+    expect(await tipped(1100)).toMatchObject({ status: 'succeeded', amount_received: 1100, tip_amount: 100 });
+
     const again = await s.call('POST', '/v1/payment-intents', { amount: 1000, currency: 'usd', payment_method_types: ['card_present'], confirm: true, payment_method_id: pmId });
     const declined = await s.call('POST', `/v1/test-helpers/terminal-readers/${r.id}/present`, { outcome: 'insufficient_funds' });
     expect(declined.body).toMatchObject({ id: again.body.id, status: 'requires_payment_method', last_payment_error: { code: 'insufficient_funds' } });

@@ -227,13 +227,15 @@ function settle(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMet
     ctx.emit('charge.failed', charge, data);
     return { intent: failed, decline: result };
   }
+  // The tip is what was collected beyond the amount (spec section 4 rule 8): none, or less, on a partial authorization.
+  const tip = Math.max(0, Math.min(opts.tip, result.captured - intent.amount));
   if (manual) {
-    const authorized = ctx.update<PaymentIntent>({ ...base, status: 'requires_capture', amount_capturable: result.captured, tip_amount: opts.tip, last_payment_error: null });
+    const authorized = ctx.update<PaymentIntent>({ ...base, status: 'requires_capture', amount_capturable: result.captured, tip_amount: tip, last_payment_error: null });
     ctx.emit('payment_intent.amount_capturable_updated', authorized, data);
     ctx.emit('charge.succeeded', charge, data);
     return { intent: authorized };
   }
-  const succeeded = ctx.update<PaymentIntent>({ ...base, status: 'succeeded', amount_received: result.captured, tip_amount: opts.tip, last_payment_error: null });
+  const succeeded = ctx.update<PaymentIntent>({ ...base, status: 'succeeded', amount_received: result.captured, tip_amount: tip, last_payment_error: null });
   ctx.emit('payment_intent.succeeded', succeeded, data);
   ctx.emit('charge.succeeded', charge, data);
   return { intent: succeeded };
