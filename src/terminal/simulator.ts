@@ -59,6 +59,8 @@ interface Current {
   answer: CustomerAnswer | undefined;
   /** Sent on the open connection, waiting for its ack. */
   sent: boolean;
+  /** Settles once the customer was asked and answered, or the question was taken away (and its prompt cleared). */
+  asked: Promise<void>;
 }
 
 const actionKey = (action: CustomerAction | NonNullable<TerminalReader['action']>) =>
@@ -144,13 +146,13 @@ export class ReaderSimulator {
       case 'cancel_action': {
         const current = this.current;
         if (current?.action.type === 'process_payment_intent' && current.action.payment_intent_id === frame.payment_intent_id) {
-          this.end(current, () => this.options.sink.canceled(current.action, 'the payment intent was canceled'));
+          void this.end(current, () => this.options.sink.canceled(current.action, 'the payment intent was canceled'));
         }
         return;
       }
       case 'ack': {
         const current = this.current;
-        if (current?.answer) this.end(current, () => this.options.sink.answered(current.action, current.answer!, frame.object));
+        if (current?.answer) void this.end(current, () => this.options.sink.answered(current.action, current.answer!, frame.object));
         return;
       }
       case 'error': {
@@ -159,8 +161,9 @@ export class ReaderSimulator {
         if (!this.registered) return this.failWith(error);
         const current = this.current;
         if (!current?.sent) return;
-        this.end(current, () => this.options.sink.refused(current.action, error));
-        if (this.options.once) this.failWith(error);
+        void this.end(current, () => this.options.sink.refused(current.action, error)).then(() => {
+          if (this.options.once) this.failWith(error);
+        });
         return;
       }
     }
@@ -174,7 +177,7 @@ export class ReaderSimulator {
     const current = this.current;
     // The action this reader was working on ended while it was offline; a pending one follows this frame.
     if (current && (reader.action === null || actionKey(reader.action) !== actionKey(current.action))) {
-      this.end(current, () => this.options.sink.canceled(current.action, 'no longer pending on the service (completed or canceled while the reader was offline)'));
+      void this.end(current, () => this.options.sink.canceled(current.action, 'no longer pending on the service (completed or canceled while the reader was offline)'));
     }
     if (current?.answer && !current.sent && this.current === current) this.sendResult(current);
   }
@@ -182,20 +185,25 @@ export class ReaderSimulator {
   private begin(action: CustomerAction): void {
     const previous = this.current;
     if (previous && actionKey(previous.action) === actionKey(action)) return;
-    if (previous) this.end(previous, () => this.options.sink.canceled(previous.action, `replaced by ${actionKey(action)}`));
-    const current: Current = { action, controller: new AbortController(), answer: undefined, sent: false };
+    // What the previous action came to is said before this one is shown and asked.
+    const previousEnded = previous ? this.end(previous, () => this.options.sink.canceled(previous.action, `replaced by ${actionKey(action)}`)) : Promise.resolve();
+    const controller = new AbortController();
+    const current: Current = { action, controller, answer: undefined, sent: false, asked: Promise.resolve() };
     this.current = current;
-    this.options.sink.action(action);
-    this.options.customer(action, current.controller.signal).then(
-      (answer) => {
-        if (this.current !== current || current.controller.signal.aborted) return;
+    // Taken away: a prompt clears within the turn it is aborted in; a customer that does not listen is not waited for.
+    const takenAway = new Promise<undefined>((resolve) => controller.signal.addEventListener('abort', () => setImmediate(() => resolve(undefined)), { once: true }));
+    current.asked = previousEnded.then(async () => {
+      if (controller.signal.aborted) return;
+      this.options.sink.action(action);
+      try {
+        const answer = await Promise.race([this.options.customer(action, controller.signal), takenAway]);
+        if (answer === undefined || this.current !== current || controller.signal.aborted) return;
         current.answer = answer;
         this.sendResult(current);
-      },
-      (error: unknown) => {
-        if (this.current === current && !current.controller.signal.aborted) this.failWith(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
+      } catch (error) {
+        if (this.current === current && !controller.signal.aborted) this.failWith(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
   }
 
   /** Sends the answer now if connected; otherwise on reconnection, when the service sends the action again. */
@@ -204,11 +212,18 @@ export class ReaderSimulator {
     current.sent = this.send({ type: 'result', ...address, ...current.answer });
   }
 
-  private end(current: Current, report: () => void): void {
-    if (this.current !== current) return;
+  /**
+   * The action is over: its question is taken away, and once its prompt has cleared its
+   * lines (a prompt clears as it settles: said before, the news was erased with it, and
+   * the screen kept a dead question), what it came to is said.
+   */
+  private end(current: Current, report: () => void): Promise<void> {
+    if (this.current !== current) return Promise.resolve();
     this.current = undefined;
     current.controller.abort();
-    report();
-    if (this.options.once) this.stop();
+    return current.asked.then(() => {
+      report();
+      if (this.options.once) this.stop();
+    });
   }
 }

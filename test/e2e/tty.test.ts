@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PAY_BIN } from './harness.js';
+import { PAY_BIN, startSandbox } from './harness.js';
 import { hasTool, Tmux } from './tmux.js';
 
 const dirs: string[] = [];
@@ -101,6 +101,25 @@ describe.skipIf(!hasTool('tmux'))('at a real terminal (tmux)', () => {
       expect(() => statSync(join(dir, 'config.json'))).toThrow();
     } finally {
       tmux.kill();
+    }
+  });
+
+  it('terminal simulate: a payment canceled while its question is open takes the question away and says so', async () => {
+    const sb = await startSandbox({ clock: '2030-01-15' });
+    const command = [process.execPath, PAY_BIN, 'terminal', 'simulate', '--processor', 'A', '--model', 'a-handheld'].map((a) => `'${a}'`).join(' ');
+    const tmux = Tmux.start(command, { ...sb.env, PATH: process.env.PATH, HOME: sb.configDir });
+    try {
+      const reader = /Reader (tmr_\w+) online/.exec(await tmux.waitFor(/Reader tmr_\w+ online/))![1]!;
+      const pm = (await sb.http('POST', '/v1/payment-methods', { type: 'card_present', terminal_reader_id: reader })).body;
+      const pi = (await sb.http('POST', '/v1/payment-intents', { amount: 1000, currency: 'usd', payment_method_types: ['card_present'], confirm: true, payment_method_id: pm.id })).body;
+      await tmux.waitFor(/how does the customer pay\?/);
+      expect((await sb.http('POST', `/v1/payment-intents/${pi.id}/cancel`, {})).body.status).toBe('canceled');
+      // Said once the prompt is gone: not erased with it, and no dead question left on the screen.
+      const screen = await tmux.waitFor(new RegExp(`payment ${pi.id}: the payment intent was canceled`));
+      expect(screen).not.toMatch(/how does the customer pay\?/);
+    } finally {
+      tmux.kill();
+      await sb.stop();
     }
   });
 
