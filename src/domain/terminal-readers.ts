@@ -100,9 +100,20 @@ export const ReaderPresentFields = z.strictObject({
   method: z.enum(READ_METHODS, { error: `must be one of ${READ_METHODS.join(', ')}` }).optional(),
 });
 
-export function outcomeOrCard(body: { outcome?: PresentOutcome | undefined; card_number?: string | undefined }, ctx: z.RefinementCtx): void {
+/** Approved, or paying part: the outcomes a tip or an available amount can go with. */
+const PAYING_OUTCOMES: ReadonlySet<PresentOutcome | undefined> = new Set([undefined, 'approved', 'partial']);
+
+/** What a card presented can be: an outcome or a card number, not both; a tip or an available amount only for a card that pays. */
+export function outcomeOrCard(
+  body: { outcome?: PresentOutcome | undefined; card_number?: string | undefined; tip_amount?: number | undefined; available_amount?: number | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (body.outcome !== undefined && body.card_number !== undefined) {
     ctx.addIssue({ code: 'custom', path: ['card_number'], message: 'give outcome or card_number, not both' });
+  }
+  if (PAYING_OUTCOMES.has(body.outcome)) return;
+  for (const field of ['tip_amount', 'available_amount'] as const) {
+    if (body[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `goes with a card that pays, and outcome ${body.outcome} declines it` });
   }
 }
 

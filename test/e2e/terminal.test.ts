@@ -190,12 +190,17 @@ describe('pay terminal simulate', () => {
       [['--processor', 'A', '--model', 'a-handheld', '--outcome', 'maybe'], '--outcome'],
       [['--processor', 'A', '--model', 'a-handheld', '--method', 'telepathy'], '--method'],
       [['--processor', 'A', '--model', 'a-handheld', '--card', '4242424242424241'], '--card'],
+      // A tip or an available amount goes with a card that pays, not with a decline.
+      [['--processor', 'A', '--model', 'a-handheld', '--outcome', 'declined', '--tip-amount', '200'], '--tip-amount'],
+      [['--processor', 'A', '--model', 'a-handheld', '--outcome', 'insufficient_funds', '--available-amount', '500'], '--available-amount'],
     ] as const) {
       const result = await sb.pay(['terminal', 'simulate', ...args]);
       expect({ exit: result.exitCode, flagNamed: result.stderr.includes(flag) }, result.stderr).toEqual({ exit: 2, flagNamed: true });
     }
     const rest = await sb.http('POST', '/v1/terminal-readers/activate', { activation_code: code, serial_number: 'SN-E2E-B', processor: 'B', model: 'b-mobile' });
     expect({ status: rest.status, param: rest.body.error.param }).toEqual({ status: 400, param: 'processor' });
+    const present = await sb.http('POST', '/v1/test-helpers/terminal-readers/tmr_any/present', { outcome: 'declined', tip_amount: 200 });
+    expect({ status: present.status, param: present.body.error.param }).toEqual({ status: 400, param: 'tip_amount' });
   });
 });
 
