@@ -22,7 +22,7 @@ export abstract class WebSocketHub<C extends HubConnection, Frame extends { type
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly open = new Set<C>();
   private heartbeat: Timer | undefined;
-  private closed = false;
+  protected closed = false;
 
   constructor(
     protected readonly sandbox: Sandbox,

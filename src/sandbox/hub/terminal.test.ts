@@ -83,6 +83,31 @@ describe('terminal reader hub', () => {
     expect(await raw.next('error', refused)).toMatchObject({ status: 409, error: { code: 'reader_action_stale' } });
   });
 
+  it('a same-day processor B refund whose reader goes offline before the customer confirms it fails, clearly; a replaced connection is not offline', async () => {
+    const sb = await sandbox();
+    const first = await connect(sb, { serial_number: 'SN-HUB-R', processor: 'B', model: 'b-mobile' });
+    const readerId = (await first.next('registered')).reader.id;
+    const pm = (await sb.call('POST', '/v1/payment-methods', { type: 'card_present', terminal_reader_id: readerId })).body;
+    const pi = (await sb.call('POST', '/v1/payment-intents', { amount: 1000, currency: 'usd', payment_method_types: ['card_present'], payment_method_id: pm.id, confirm: true })).body;
+    const seen = first.frames.length;
+    first.send({ type: 'result', payment_intent_id: pi.id, outcome: 'approved' });
+    await first.next('ack', seen);
+    const refundOf = async (amount: number) => (await sb.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount })).body;
+    const refund = await refundOf(400);
+    expect(refund.status).toBe('pending');
+    // A newer connection of the reader replaces this one: still online, the refund still waits, sent to it.
+    const second = await connect(sb, { serial_number: 'SN-HUB-R', processor: 'B', model: 'b-mobile' });
+    expect(await second.next('refund_payment')).toMatchObject({ refund_id: refund.id });
+    expect((await until(() => first.closed, (closed) => closed !== undefined, 'the older connection replaced'))!.code).toBe(4409);
+    expect((await sb.call('GET', `/v1/refunds/${refund.id}`)).body.status).toBe('pending');
+    second.ws.terminate();
+    const failed = await until(async () => (await sb.call('GET', `/v1/refunds/${refund.id}`)).body, (r) => r.status !== 'pending', 'the refund to fail');
+    expect(failed).toMatchObject({ status: 'failed', failure_reason: `The terminal reader ${readerId} went offline before the customer confirmed the refund; it did not go through.` });
+    expect((await sb.call('GET', `/v1/terminal-readers/${readerId}`)).body).toMatchObject({ status: 'offline', action: null });
+    const types = (await sb.call('GET', '/v1/events?limit=100')).body.data.map((e: { type: string }) => e.type);
+    expect(types).toContain('charge.refund.failed');
+  });
+
   it('refuses bad frames with the service error body, and a refused hello closes the connection', async () => {
     const sb = await sandbox();
     const early = await connect(sb, {});

@@ -48,6 +48,7 @@ import { ApiError, invalid, parseOrThrow } from '../../domain/errors.js';
 import { CLOSE_REFUSED, CLOSE_REPLACED, ReaderHello, ReaderResult, type ServerFrame } from '../../domain/reader-protocol.js';
 import type { Sandbox } from '../sandbox.js';
 import { answerOnReader, pendingAction } from '../services/reader-actions.js';
+import { failRefundOnOfflineReader } from '../services/refunds.js';
 import { getReader, identifyReader } from '../services/terminal-readers.js';
 import type { Account } from '../store/accounts.js';
 import { type HubConnection, WebSocketHub } from './hub.js';
@@ -77,6 +78,10 @@ export class TerminalHub extends WebSocketHub<Connection, ServerFrame> {
 
   protected override disconnected(connection: Connection): void {
     connection.release?.();
+    const { readerId, account } = connection;
+    // Offline for good, not replaced by a newer connection nor left by a sandbox that stops (its readers reconnect to the next).
+    if (readerId === undefined || this.closed || this.sandbox.readers.isOnline(account.id, readerId)) return;
+    this.sandbox.store.db.transaction(() => failRefundOnOfflineReader(this.sandbox.context(account), readerId));
   }
 
   protected receive(connection: Connection, text: string): void {

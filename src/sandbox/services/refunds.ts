@@ -76,16 +76,29 @@ function completeRefund(ctx: ServiceContext, intent: PaymentIntent, charge: Char
   return done;
 }
 
-/** The reader's answer to a same-day refund it was sent: approved completes it, otherwise it fails. */
-export function settleRefundOnReader(ctx: ServiceContext, reader: TerminalReader, refundId: string, approved: boolean): Refund {
+/**
+ * The reader's answer to a same-day refund it was sent: approved completes it, otherwise
+ * it fails, for `failureReason`.
+ */
+export function settleRefundOnReader(ctx: ServiceContext, reader: TerminalReader, refundId: string, approved: boolean, failureReason = 'The refund was declined on the terminal reader.'): Refund {
   setReaderAction(ctx, reader, null);
   const refund = getRefund(ctx, refundId);
   if (refund.status !== 'pending') throw invalidState('refund', refund.id, refund.status, 'complete');
   const intent = getPaymentIntent(ctx, refund.payment_intent_id);
   if (approved) return completeRefund(ctx, intent, ctx.get<Charge>('charge', refund.charge_id), refund);
-  const failed = ctx.update<Refund>({ ...refund, status: 'failed', failure_reason: 'The refund was declined on the terminal reader.' });
+  const failed = ctx.update<Refund>({ ...refund, status: 'failed', failure_reason: failureReason });
   ctx.emit('charge.refund.failed', failed, { ...intentEventData(intent), charge_id: refund.charge_id });
   return failed;
+}
+
+/**
+ * A reader gone offline in the middle of a same-day refund: the refund does not go
+ * through (spec section 8, rule 3), as one started on an offline reader is refused.
+ */
+export function failRefundOnOfflineReader(ctx: ServiceContext, readerId: string): void {
+  const reader = getReader(ctx, readerId);
+  if (reader.action?.type !== 'refund_payment') return;
+  settleRefundOnReader(ctx, reader, reader.action.refund_id, false, `The terminal reader ${reader.id} went offline before the customer confirmed the refund; it did not go through.`);
 }
 
 export const getRefund = (ctx: ServiceContext, id: string) => ctx.get<Refund>('refund', id);
