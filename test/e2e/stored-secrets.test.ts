@@ -92,6 +92,8 @@ describe('a stored response never holds a secret; a replay says it was shown onc
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const apiKey: string = first.body.api_key;
     expect(apiKey).toMatch(/^sk_test_/);
+    // An object like every other: id, object, created (its clock's now), livemode.
+    expect(first.body).toMatchObject({ object: 'account', id: expect.stringMatching(/^acct_/), created: first.body.clock.now, livemode: false });
     expect(first.headers.get('idempotent-redacted')).toBeNull();
 
     const replay = await sb.http('POST', '/v1/test-helpers/accounts', {}, { 'idempotency-key': 'mint-account-1' });

@@ -21,7 +21,8 @@ export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   // The new key is returned to its creator once, as with webhook secrets.
   apiRoute(app, sandbox, 'test_helpers.accounts_create', { shownOnce: 'api_key' }, (ctx, { body }) => {
     const { account, apiKey } = createAccount(ctx, body, sandbox.clockStart());
-    return { object: 'account', id: account.id, api_key: apiKey, clock: clockOf(account.id) };
+    const clock = clockOf(account.id);
+    return { object: 'account', id: account.id, created: clock.now, livemode: false, api_key: apiKey, clock };
   });
 
   apiRoute(app, sandbox, 'test_helpers.reset', {}, (ctx) => {
