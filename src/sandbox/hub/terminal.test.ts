@@ -92,8 +92,7 @@ describe('terminal reader hub', () => {
     const seen = first.frames.length;
     first.send({ type: 'result', payment_intent_id: pi.id, outcome: 'approved' });
     await first.next('ack', seen);
-    const refundOf = async (amount: number) => (await sb.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount })).body;
-    const refund = await refundOf(400);
+    const refund = (await sb.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 400 })).body;
     expect(refund.status).toBe('pending');
     // A newer connection of the reader replaces this one: still online, the refund still waits, sent to it.
     const second = await connect(sb, { serial_number: 'SN-HUB-R', processor: 'B', model: 'b-mobile' });

@@ -79,9 +79,14 @@ export class TerminalHub extends WebSocketHub<Connection, ServerFrame> {
   protected override disconnected(connection: Connection): void {
     connection.release?.();
     const { readerId, account } = connection;
-    // Offline for good, not replaced by a newer connection nor left by a sandbox that stops (its readers reconnect to the next).
+    // Gone offline: not replaced by a newer connection, nor left by a sandbox that stops (its readers reconnect to the next).
     if (readerId === undefined || this.closed || this.sandbox.readers.isOnline(account.id, readerId)) return;
-    this.sandbox.store.db.transaction(() => failRefundOnOfflineReader(this.sandbox.context(account), readerId));
+    try {
+      this.sandbox.store.db.transaction(() => failRefundOnOfflineReader(this.sandbox.context(account), readerId));
+    } catch (error) {
+      // A socket's close event is no place to throw: told as work after a commit is.
+      this.sandbox.store.db.report(error);
+    }
   }
 
   protected receive(connection: Connection, text: string): void {
