@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ConfigError } from '../config/errors.js';
 import { configDir } from '../config/paths.js';
 import { type ResolvedProfile, resolveProfile } from '../config/resolve.js';
@@ -75,8 +77,10 @@ export class Factory {
   private async startSandbox(profile: ResolvedProfile): Promise<ResolvedProfile> {
     const { startDetached, DEFAULT_PORT, SandboxStartError } = await import('../sandbox/daemon.js');
     const port = profile.base_url ? new URL(profile.base_url).port || String(DEFAULT_PORT) : String(DEFAULT_PORT);
-    this.io.info(`The sandbox is not running: starting it in the background on port ${port}…`);
-    const start = (on: string) => this.io.spin('Starting the sandbox…', () => startDetached(this.configDir, ['--port', on], this.env));
+    // On the database it last ran on with --db, while its folder is there: its data and clock as they were.
+    const db = profile.sandbox_db !== undefined && existsSync(dirname(profile.sandbox_db)) ? ['--db', profile.sandbox_db] : [];
+    this.io.info(`The sandbox is not running: starting it in the background on port ${port}${db.length > 0 ? `, on ${db[1]}` : ''}…`);
+    const start = (on: string) => this.io.spin('Starting the sandbox…', () => startDetached(this.configDir, ['--port', on, ...db], this.env));
     // Its port taken by another program, it takes any free one; the sandbox profile records
     // where. Not when PAY_BASE_URL names the port: requests would go there, with its key.
     const ready = await start(port).catch((error: unknown) => {

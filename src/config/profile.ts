@@ -15,6 +15,8 @@ export interface Profile {
   listen_secret?: string | undefined;
   /** The id under which the service keeps this profile's listen cursor (lsn_…). */
   listener_id?: string | undefined;
+  /** The database file the sandbox was last started on with --db: where a start on demand resumes it. */
+  sandbox_db?: string | undefined;
 }
 
 /** What is wrong with a profile's field: `missing` when it is absent. */
@@ -42,6 +44,7 @@ const RULES: { [K in keyof Profile]-?: { required: boolean; check: (value: unkno
   sandbox: { required: false, check: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false') },
   listen_secret: { required: false, check: aString },
   listener_id: { required: false, check: aString },
+  sandbox_db: { required: false, check: aString },
 };
 
 /** What is wrong with one field's given value, in words (`must be …`), or undefined. */

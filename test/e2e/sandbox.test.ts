@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runPay, type SandboxHandle, startSandbox } from './harness.js';
 import { freePort } from './net.js';
@@ -80,6 +80,22 @@ describe('pay sandbox start --detach | status | stop', () => {
 
     const next = await runPay(['customers', 'list', '--json'], { env });
     expect(next.stderr).toBe('');
+  });
+
+  it('started on a --db file of its own, a stopped sandbox is started on demand on that file: its data and its clock', async () => {
+    const { dir, env } = ciEnv();
+    const db = join(dir, 'own', 'shop.db');
+    mkdirSync(dirname(db));
+    const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--clock', '2031-05-01', '--json'], { env })).stdout);
+    const created = JSON.parse((await runPay(['customers', 'create', '--email', 'own@example.com', '--json'], { env })).stdout);
+    await runPay(['sandbox', 'stop'], { env });
+
+    const list = await runPay(['customers', 'list', '--json'], { env });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stderr).toContain(`, on ${db}`);
+    expect(JSON.parse(list.stdout).data.map((c: { id: string }) => c.id)).toContain(created.id);
+    expect(JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8'))).toMatchObject({ base_url: first.base_url, db });
+    expect(JSON.parse((await runPay(['sandbox', 'clock', '--json'], { env })).stdout).now).toMatch(/^2031-05-01T/);
   });
 
   it('with no profile at all, the first command starts a sandbox and makes it its default profile', async () => {

@@ -44,7 +44,9 @@ export async function run(options: AccountsAddOptions, f: Factory): Promise<void
   const name = options.name ?? created.id;
   const { keptListenIdentity } = await import('../../../webhooks/identity.js');
   const kept = await keptListenIdentity(profiles.dir, name, profiles.get(name), created.id);
-  profiles.set(name, { base_url: profile.base_url, account: created.id, api_key: apiKey, header_prefix: profile.header_prefix, sandbox: true, ...kept });
+  // The same sandbox, on the same database when it is started on demand.
+  const db = profile.sandbox_db === undefined ? {} : { sandbox_db: profile.sandbox_db };
+  profiles.set(name, { base_url: profile.base_url, account: created.id, api_key: apiKey, header_prefix: profile.header_prefix, sandbox: true, ...kept, ...db });
   const shown = { profile: name, account: created.id, api_key: maskSecret(apiKey), base_url: profile.base_url };
   if (f.io.json) return f.io.printJSON(shown);
   f.io.success(`Added account ${created.id} as profile '${name}'. Use it with: --profile ${name}`);
