@@ -107,7 +107,8 @@ describe.skipIf(!hasTool('tmux'))('at a real terminal (tmux)', () => {
   it('terminal simulate: a payment canceled while its question is open takes the question away and says so', async () => {
     const sb = await startSandbox({ clock: '2030-01-15' });
     const command = [process.execPath, PAY_BIN, 'terminal', 'simulate', '--processor', 'A', '--model', 'a-handheld'].map((a) => `'${a}'`).join(' ');
-    const tmux = Tmux.start(command, { ...sb.env, PATH: process.env.PATH, HOME: sb.configDir });
+    // A person at a terminal: CI (set on the CI machine itself) would rightly turn prompts off.
+    const tmux = Tmux.start(command, { ...sb.env, CI: undefined, PATH: process.env.PATH, HOME: sb.configDir });
     try {
       const reader = /Reader (tmr_\w+) online/.exec(await tmux.waitFor(/Reader tmr_\w+ online/))![1]!;
       const pm = (await sb.http('POST', '/v1/payment-methods', { type: 'card_present', terminal_reader_id: reader })).body;
