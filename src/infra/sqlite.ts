@@ -155,8 +155,10 @@ export class Sqlite {
     if (!this.group) {
       this.db.exec('BEGIN IMMEDIATE');
       this.group = [];
-      // After the I/O callbacks of this tick (the requests that arrived together).
-      setImmediate(() => this.commitGroup());
+      // After the I/O callbacks of this tick (the requests that arrived together); while
+      // an fdatasync runs, once it is done (sync), since this group would wait for the
+      // next one anyway: the group grows meanwhile, at no cost in latency.
+      if (!this.syncing) setImmediate(() => this.commitGroup());
     }
     const group = this.group;
     const mark = this.afterCommit.length;
@@ -251,6 +253,8 @@ export class Sqlite {
     fdatasync(this.walFd, (error) => {
       this.syncing = false;
       for (const settle of batch) settle(error ?? undefined);
+      // The group that waited for this sync: committed now, and synced next.
+      if (this.group) this.commitGroup();
       if (this.unsynced.length > 0) this.sync();
       else if (this.closing) this.closeWal();
     });
