@@ -30,8 +30,9 @@ export interface SqliteOptions {
  * a file only its owner can read (what is kept holds customers' details and key
  * hashes; WAL files inherit the mode), WAL, cached statements, and one transaction at a
  * time. Callers are synchronous, so a transaction never interleaves with another's.
- * Group commit (`grouped`) lets the requests of one tick share one transaction, so they
- * share its page writes and its fsync, each in a savepoint of its own.
+ * Group commit (`grouped`) lets the requests of one tick (or, while the disk syncs, of
+ * every tick until it is done) share one transaction, so they share its page writes and
+ * its fsync, each in a savepoint of its own.
  */
 export class Sqlite {
   private readonly db: DatabaseSync;
@@ -141,7 +142,7 @@ export class Sqlite {
   }
 
   /**
-   * Runs `fn` in a savepoint of the tick's group transaction (opened here when none is)
+   * Runs `fn` in a savepoint of the open group transaction (opened here when none is)
    * and settles with its result once that transaction is committed (and, with
    * syncOffThread, on disk). A throw rolls back this savepoint alone; its neighbours
    * commit. A read (`write` false) with no group open runs outside any transaction.
