@@ -61,7 +61,7 @@ export const ListQuery = z.strictObject({
     .min(1, { error: 'must be an integer from 1 to 100' })
     .max(100, { error: 'must be an integer from 1 to 100' })
     .default(DEFAULT_LIST_LIMIT),
-  starting_after: z.string().min(1).optional(),
+  starting_after: z.string().min(1, { error: 'must be the id of the last object of the page before' }).optional(),
 });
 export type ListQuery = z.infer<typeof ListQuery>;
 

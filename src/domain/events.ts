@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type BaseObject, IdOf, ListQuery } from './common.js';
+import { clip } from './errors.js';
 
 /**
  * The catalogue of event types (spec section 6, DESIGN section 5). `ctx.emit` takes only
@@ -91,7 +92,7 @@ export function unknownTypeMessage(pattern: string): string | undefined {
   const family = pattern.split('.')[0] ?? '';
   const near = EVENT_TYPES.filter((t) => t.startsWith(`${family}.`));
   const hint = near.length > 0 ? ` Types of ${family}: ${near.join(', ')}.` : ` Known types: ${EVENT_TYPES.join(', ')}.`;
-  return `unknown event type '${pattern}'.${hint}`;
+  return `unknown event type '${clip(pattern)}'.${hint}`;
 }
 
 /** A type or pattern of the catalogue, checked with a message naming the unknown one. */

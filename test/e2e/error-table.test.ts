@@ -197,6 +197,22 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
+  it('an event type, an endpoint\'s event and an event cursor are echoed only as a prefix', async () => {
+    expectErrorBody(await get(`/v1/events?type=${long(2000)}`), 400, 'parameter_invalid', 'Z');
+    expectErrorBody(await post('/v1/webhook-endpoints', JSON.stringify({ url: 'http://127.0.0.1:9/h', enabled_events: [long(2000)] })), 400, 'parameter_invalid', 'Z');
+    const cursor = await get(`/v1/events?starting_after=evt_${long(2000)}`);
+    expectErrorBody(cursor, 400, 'parameter_invalid', 'Z');
+    expect(cursor.body.error.message).toMatch(/^Invalid starting_after: no event 'evt_Z+[^Z']+' to page after\.$/);
+  });
+
+  it('an empty cursor is refused with the rule in words', async () => {
+    for (const path of ['/v1/customers', '/v1/events']) {
+      const answer = await get(`${path}?starting_after=`);
+      expectErrorBody(answer, 400, 'parameter_invalid');
+      expect(answer.body.error).toMatchObject({ param: 'starting_after', message: 'Invalid starting_after: must be the id of the last object of the page before' });
+    }
+  });
+
   it('the CLI shows the error body of a 414, never "without an error body"', async () => {
     const env = baseEnv(configDir, { PAY_BASE_URL: sb.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey });
     const result = await runPay(['customers', 'get', `cus_${long(3000)}`], { env });

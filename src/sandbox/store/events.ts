@@ -1,5 +1,5 @@
 import type { BaseObject, ListPage } from '../../domain/common.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, clip } from '../../domain/errors.js';
 import type { Event, EventListQuery, EventType } from '../../domain/events.js';
 import { rowId, rowOf } from '../../domain/ids.js';
 import type { AccountStore } from './accounts.js';
@@ -111,7 +111,7 @@ export class EventLog {
     if (query.starting_after !== undefined) {
       const seq = this.seqOf(account, query.starting_after);
       if (seq === undefined) {
-        throw new ApiError(400, 'parameter_invalid', `Invalid starting_after: no event '${query.starting_after}'.`, { param: 'starting_after' });
+        throw new ApiError(400, 'parameter_invalid', `Invalid starting_after: no event '${clip(query.starting_after)}' to page after.`, { param: 'starting_after' });
       }
       where.push('seq < ?');
       params.push(seq);
