@@ -72,6 +72,9 @@ export interface EventWithDeliveries extends Event {
 
 export interface ResendResult {
   object: 'event_resend';
+  /** When it was resent (the clock's now); a resend has no id of its own. */
+  created: string;
+  livemode: false;
   event: string;
   webhook_endpoints: string[];
   listeners: number;

@@ -40,9 +40,8 @@ export interface WebhookEndpoint extends BaseObject {
   secret?: string;
 }
 
-export interface DeletedObject {
-  id: string;
-  object: string;
+/** What a delete answers: the object's id, kind and creation, as every object carries them (DESIGN section 4). */
+export interface DeletedObject extends BaseObject {
   deleted: true;
 }
 

@@ -118,7 +118,7 @@ describe('listen hub', () => {
     const [id] = await eventIds(sb);
     await until(() => tap.events().length, (n) => n === 1, 'the event');
     const result = await sb.call('POST', `/v1/events/${id}/resend`, {});
-    expect(result.body).toEqual({ object: 'event_resend', event: id, webhook_endpoints: [], listeners: 1 });
+    expect(result.body).toEqual({ object: 'event_resend', created: expect.any(String), livemode: false, event: id, webhook_endpoints: [], listeners: 1 });
     await until(() => tap.frames.filter((f) => f.type === 'event' && f.resend).length, (n) => n === 1, 'the resend');
     expect(other.frames.filter((f) => f.type === 'event' || f.type === 'events')).toEqual([]);
     await tap.close();

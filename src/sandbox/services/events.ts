@@ -31,5 +31,5 @@ export function resendEvent(ctx: ServiceContext, id: string, input: EventResend)
   const endpoints = ctx.deliver(event, only);
   // Tunnels are sent to at once: a resend is harmless even if this request rolled back.
   const listeners = only === undefined ? ctx.env.sinks.resendToListeners(ctx.account.id, event) : 0;
-  return { object: 'event_resend', event: event.id, webhook_endpoints: endpoints, listeners };
+  return { object: 'event_resend', created: ctx.now, livemode: false, event: event.id, webhook_endpoints: endpoints, listeners };
 }

@@ -39,9 +39,10 @@ export const listWebhookEndpoints = (ctx: ServiceContext, query: ListQuery) =>
 
 /** Deletes the endpoint; what was still to be delivered to it is canceled. */
 export function deleteWebhookEndpoint(ctx: ServiceContext, id: string): DeletedObject {
+  const { created } = getWebhookEndpoint(ctx, id);
   ctx.remove('webhook_endpoint', id);
   ctx.store.deliveries.cancelForEndpoint(ctx.account.id, id);
-  return { id, object: 'webhook_endpoint', deleted: true };
+  return { id, object: 'webhook_endpoint', created, livemode: false, deleted: true };
 }
 
 /** An endpoint that answered 410 Gone asked for nothing more: it is disabled. */

@@ -33,7 +33,7 @@ export const register = verbs(
     id: ID,
     flags: { webhookEndpoint: flag.string('--webhook-endpoint <we_id>', 'Only to this webhook endpoint (even if it does not subscribe to the type)', { field: 'webhook_endpoint_id' }) },
     body: () => import('../../../domain/events.js').then((m) => m.EventResend),
-    fields: fieldsOf<ResendResult>()('object', 'event', 'webhook_endpoints', 'listeners'),
+    fields: fieldsOf<ResendResult>()('object', 'created', 'livemode', 'event', 'webhook_endpoints', 'listeners'),
     show(f, result: ResendResult, options) {
       if (f.io.json) return f.io.printJSON(result);
       const endpoints = result.webhook_endpoints.length;

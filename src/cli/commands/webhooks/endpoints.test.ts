@@ -16,7 +16,7 @@ describe('pay webhooks endpoints', () => {
     expect(unconfirmed.code).toBe(2);
     expect(unconfirmed.stderr).toContain('--yes');
     expect((await sb.json(['webhooks', 'endpoints', 'get', created.id])).id).toBe(created.id);
-    expect(await sb.json(['webhooks', 'endpoints', 'delete', created.id, '--yes'])).toEqual({ id: created.id, object: 'webhook_endpoint', deleted: true });
+    expect(await sb.json(['webhooks', 'endpoints', 'delete', created.id, '--yes'])).toEqual({ id: created.id, object: 'webhook_endpoint', created: created.created, livemode: false, deleted: true });
     expect((await sb.pay(['webhooks', 'endpoints', 'get', created.id])).code).toBe(4);
   });
 

@@ -60,7 +60,7 @@ export const endpoints = group('endpoints', 'Webhook endpoints: URLs the service
   stateCommand('delete', 'webhook_endpoints.delete', {
     description: 'Delete a webhook endpoint; deliveries still due to it are canceled',
     id: ID,
-    fields: fieldsOf<DeletedObject>()('id', 'object', 'deleted'),
+    fields: fieldsOf<DeletedObject>()('id', 'object', 'created', 'livemode', 'deleted'),
     show: (f, deleted: DeletedObject) => (f.io.json ? f.io.printJSON(deleted) : f.io.success(`Deleted webhook endpoint ${deleted.id}`)),
     destructive: { what: 'deleting a webhook endpoint cancels the deliveries still due to it', question: (id) => `Delete webhook endpoint ${id}? Deliveries still due to it are canceled.` },
     examples: ['pay webhooks endpoints delete we_123', 'pay webhooks endpoints delete we_123 --yes --json'],
