@@ -107,6 +107,20 @@ describe('a stored response never holds a secret; a replay says it was shown onc
     expect(fileBytes()).not.toContain(apiKey);
   });
 
+  it('a key another account already has is a conflict naming api_key, and adds no account', async () => {
+    const profiles = () => Object.keys(JSON.parse(readFileSync(join(sb.configDir, 'config.json'), 'utf8')).profiles ?? {});
+    const before = profiles();
+    const taken = await sb.http('POST', '/v1/test-helpers/accounts', { api_key: sb.apiKey });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toMatchObject({ code: 'invalid_state', param: 'api_key', message: expect.stringContaining('already has this api_key') });
+    expect(JSON.stringify(taken.body)).not.toContain(sb.apiKey);
+    const again = await sb.pay(['sandbox', 'accounts', 'add', '--api-key-stdin', '--json'], { input: sb.apiKey });
+    expect(again.exitCode).toBe(5);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('api_key');
+    expect(profiles()).toEqual(before);
+  });
+
   it('pay sandbox accounts add: the new profile has the key, the database does not', async () => {
     const added = await sb.json(['sandbox', 'accounts', 'add', '--name', 'second']);
     const config = JSON.parse(readFileSync(join(sb.configDir, 'config.json'), 'utf8'));

@@ -11,6 +11,10 @@ export function createAccount(ctx: ServiceContext, body: AccountCreate, clockSta
   if (body.account !== undefined && ctx.store.accounts.exists(body.account)) {
     throw new ApiError(409, 'invalid_state', `Account ${body.account} already exists.`);
   }
+  // A key names one account: the one a request is made for is found by it.
+  if (body.api_key !== undefined && ctx.store.accounts.byKey(body.api_key) !== undefined) {
+    throw new ApiError(409, 'invalid_state', 'Another account of this sandbox already has this api_key: each account needs a key of its own (leave it out for a new one).', { param: 'api_key' });
+  }
   const apiKey = body.api_key ?? newApiKey();
   return { account: ctx.store.accounts.upsert({ id: body.account, apiKey, clockNow: clockStart }), apiKey };
 }
