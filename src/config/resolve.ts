@@ -67,6 +67,13 @@ export function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, stor
 const FLAG_OF = { base_url: 'baseUrl', account: 'account', api_key: 'apiKey' } as const;
 type Field = keyof typeof FLAG_OF;
 
+/**
+ * Where test helpers (the clock, reset, accounts) may go: the sandbox profile, or a
+ * service on this machine, as the sandbox a CI job started and named by PAY_BASE_URL.
+ * Never a service elsewhere.
+ */
+export const maybeSandbox = (profile: ResolvedProfile) => profile.sandbox || onThisMachine(profile.base_url);
+
 /** A plain-HTTP loopback URL: where a sandbox on this machine can listen. */
 function onThisMachine(url: string): boolean {
   try {

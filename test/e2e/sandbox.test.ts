@@ -370,4 +370,21 @@ describe('accounts, isolation and reset', () => {
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('not a sandbox');
   });
+
+  it('the clock, reset and accounts take a sandbox on this machine named by the environment alone (a CI job)', async () => {
+    const ci = mkdtempSync(join(tmpdir(), 'pay-ci-env-'));
+    try {
+      const env = { PAY_CONFIG_DIR: ci, PAY_BASE_URL: sb.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey };
+      const advanced = await sb.pay(['sandbox', 'clock', 'advance', '--days', '1', '--json'], { env });
+      expect(advanced.exitCode, advanced.stderr).toBe(0);
+      expect(JSON.parse(advanced.stdout).object).toBe('test_clock');
+      expect((await sb.pay(['sandbox', 'clock', '--json'], { env })).exitCode).toBe(0);
+      const added = await sb.pay(['sandbox', 'accounts', 'add', '--name', 'ci2', '--json'], { env });
+      expect(added.exitCode, added.stderr).toBe(0);
+      expect((await sb.pay(['customers', 'list', '--profile', 'ci2'], { env: { PAY_CONFIG_DIR: ci } })).exitCode).toBe(0);
+      expect((await sb.pay(['sandbox', 'reset', '--yes', '--json'], { env })).exitCode).toBe(0);
+    } finally {
+      rmSync(ci, { recursive: true, force: true });
+    }
+  });
 });

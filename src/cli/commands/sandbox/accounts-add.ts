@@ -1,6 +1,7 @@
 import { PROFILE_NAME } from '../../../config/profile.js';
 import { maskSecret } from '../../../config/mask.js';
 import { AccountCreate } from '../../../domain/test-helpers.js';
+import { maybeSandbox } from '../../../config/resolve.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { defineCommand, flag, type OptionsOf } from '../../command.js';
@@ -32,7 +33,7 @@ export async function run(options: AccountsAddOptions, f: Factory): Promise<void
   const apiKey = options.apiKeyStdin ? await f.io.readStdin() : newApiKey();
   const body = checkedBody(AccountCreate, { account: options.account, api_key: apiKey }, (p) => (p === 'api_key' ? '--api-key-stdin' : `--${p}`));
   const profile = await f.profile();
-  if (!profile.sandbox) throw new UsageError(`Profile '${profile.name}' is not a sandbox: accounts are added to the sandbox only.`);
+  if (!maybeSandbox(profile)) throw new UsageError(`Profile '${profile.name}' (${profile.base_url}) is not a sandbox: accounts are added to the sandbox only.`);
   const profiles = await f.profiles();
   // A profile is never replaced in passing: the sandbox's own, or another account's.
   const existing = options.name === undefined ? undefined : profiles.get(options.name);

@@ -1,4 +1,5 @@
 import { ClockAdvance, type TestClockObject } from '../../../domain/test-helpers.js';
+import { maybeSandbox } from '../../../config/resolve.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { bodyFrom, defineCommand, fieldsOf, flag, group } from '../../command.js';
@@ -41,7 +42,7 @@ export const clock = group(
 
 export async function run(options: ClockOptions, f: Factory): Promise<TestClockObject> {
   const profile = await f.profile();
-  if (!profile.sandbox) throw new UsageError(`Profile '${profile.name}' is not a sandbox: only the sandbox has a test clock.`);
+  if (!maybeSandbox(profile)) throw new UsageError(`Profile '${profile.name}' (${profile.base_url}) is not a sandbox: only the sandbox has a test clock.`);
   const client = await f.client();
   if (!options.advance) {
     const clock = await client.call<TestClockObject>('test_helpers.clock');

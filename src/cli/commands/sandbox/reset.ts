@@ -1,3 +1,4 @@
+import { maybeSandbox } from '../../../config/resolve.js';
 import { UsageError } from '../../errors.js';
 import { confirmDestructive, yesFlag } from '../../prompts.js';
 import type { Factory } from '../../factory.js';
@@ -17,7 +18,7 @@ export const reset = defineCommand({
 
 export async function run(options: ResetOptions, f: Factory): Promise<void> {
   const profile = await f.profile();
-  if (!profile.sandbox) throw new UsageError(`Profile '${profile.name}' is not a sandbox: reset only erases sandbox data.`);
+  if (!maybeSandbox(profile)) throw new UsageError(`Profile '${profile.name}' (${profile.base_url}) is not a sandbox: reset only erases sandbox data.`);
   await confirmDestructive(f.io, options.yes, `reset erases every object and event of ${profile.account}`, `Erase all objects and events of ${profile.account}?`);
   const client = await f.client();
   const result = await client.call<{ account: string; clock: { now: string } }>('test_helpers.reset');
