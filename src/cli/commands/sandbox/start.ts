@@ -4,12 +4,14 @@ import { dirname, resolve } from 'node:path';
 import { ClockTo, clockTarget } from '../../../domain/test-helpers.js';
 import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { sandboxDbFile } from '../../../config/paths.js';
-import { PortInUseError, refusedStart, UsageError } from '../../errors.js';
+import { ConflictError, PortInUseError, refusedStart, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { defineCommand, flag, type OptionsOf } from '../../command.js';
 
+const DEFAULT_PORT = 12111;
+
 const flags = {
-  port: flag.int('--port <n>', 'Port to listen on; 0 picks a free one', { default: 12111 }),
+  port: flag.int('--port <n>', 'Port to listen on; 0 picks a free one', { default: DEFAULT_PORT }),
   host: flag.string('--host <host>', 'Address to listen on; anything but loopback exposes every account (a warning says what)', { default: '127.0.0.1' }),
   db: flag.string('--db <file>', 'SQLite database file (default: sandbox.db in the config dir)'),
   memory: flag.bool('--memory', 'Keep everything in memory; nothing survives a stop'),
@@ -80,11 +82,17 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const daemon = await import('../../../sandbox/daemon.js');
   const dir = f.configDir;
   const running = await daemon.runningSandbox(dir);
-  if (options.detach) {
-    if (running) {
-      printReady(f, { base_url: running.base_url, account: running.account, pid: running.pid }, true);
-      return;
+  if (running) {
+    // The sandbox running is this start's when nothing asked for differs from it: a script's `start --detach` is then a no-op.
+    const differing = differingSettings(options, running);
+    if (differing.length > 0 || !options.detach) {
+      const why = differing.length > 0 ? `, started otherwise: ${differing.join(', ')} cannot apply to it` : '';
+      throw new ConflictError(`A sandbox is already running at ${running.base_url} (pid ${running.pid})${why}. Stop it first with: pay sandbox stop`);
     }
+    printReady(f, { base_url: running.base_url, account: running.account, pid: running.pid }, true);
+    return;
+  }
+  if (options.detach) {
     const args = ['--port', String(options.port), '--host', options.host];
     if (options.memory) args.push('--memory');
     if (options.db) args.push('--db', options.db);
@@ -94,9 +102,6 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
     warnIfExposed(f, ready.listening ?? new URL(ready.base_url).host);
     printReady(f, ready, false);
     return;
-  }
-  if (running) {
-    throw new UsageError(`A sandbox is already running at ${running.base_url} (pid ${running.pid}). Stop it with: pay sandbox stop`);
   }
 
   const profiles = await f.profiles();
@@ -114,7 +119,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
   const { buildServer, listen } = await import('../../../sandbox/server.js');
-  const db = options.memory ? ':memory:' : (options.db ?? sandboxDbFile(dir));
+  const db = options.memory ? ':memory:' : resolve(options.db ?? sandboxDbFile(dir));
   const server = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } });
   const { app, sandbox } = server;
   const created = sandbox.addAccount({ id: account, apiKey });
@@ -144,6 +149,18 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   await app.close();
   daemon.clearState(dir, process.pid);
   if (f.io.human) f.io.info('Sandbox stopped.');
+}
+
+/** The flags given that the running sandbox does not match (its clock and rate limit are its own). */
+function differingSettings(options: StartOptions, running: { base_url: string; db: string }): string[] {
+  const port = Number(new URL(running.base_url).port);
+  return [
+    options.port !== DEFAULT_PORT && options.port !== 0 && options.port !== port ? `--port ${options.port}` : '',
+    options.memory && running.db !== ':memory:' ? '--memory' : '',
+    options.db !== undefined && resolve(options.db) !== resolve(running.db) ? `--db ${options.db}` : '',
+    options.clock !== undefined ? '--clock' : '',
+    options.rateLimit !== undefined ? '--rate-limit' : '',
+  ].filter((setting) => setting !== '');
 }
 
 function printReady(f: Factory, ready: { base_url: string; listening?: string | undefined; account: string; pid: number }, already: boolean): void {
