@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Amount, type BaseObject, Currency, IdOf, LineText, ListQuery, Metadata } from './common.js';
+import { parseExpiry, PaymentMethodCreate } from './payment-methods.js';
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, e.g. https://example.com/done' });
 
@@ -74,4 +75,38 @@ export interface PaymentLink extends BaseObject {
   /** Given to each session the link opens. */
   description: string | null;
   merchant_name: string | null;
+}
+
+/** The hosted page's form as the customer typed it. */
+export interface CheckoutForm {
+  number?: string | undefined;
+  exp?: string | undefined;
+  cvc?: string | undefined;
+  zip?: string | undefined;
+}
+
+/** A field of the form to fix: the API param it fills, why (a decline code for an expired card), and the rule in words. */
+export interface FormIssue {
+  param: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * The form as the API's card input, by the API's own rules (and its one expiry parser),
+ * with every invalid field reported together; the page asks for the postal code, which
+ * the API leaves optional. For the page, and for a flow's pay_checkout step checked
+ * before it runs.
+ */
+export function readCheckoutForm(form: CheckoutForm): { value?: PaymentMethodCreate; exp?: { exp_month: number; exp_year: number }; issues: FormIssue[] } {
+  const exp = parseExpiry(form.exp ?? '');
+  const zip = form.zip?.trim() ?? '';
+  const result = PaymentMethodCreate.safeParse({
+    type: 'card',
+    card: { number: form.number ?? '', ...exp, cvc: (form.cvc ?? '').trim() },
+    ...(zip ? { billing_details: { address: { zip } } } : {}),
+  });
+  const issues: FormIssue[] = result.success ? [] : result.error.issues.map((issue) => ({ param: issue.path.join('.'), code: 'parameter_invalid', message: issue.message }));
+  if (!zip) issues.push({ param: 'billing_details.address.zip', code: 'parameter_missing', message: 'the page asks for a ZIP or postal code' });
+  return { ...(result.success ? { value: result.data } : {}), ...(exp ? { exp } : {}), issues };
 }

@@ -36,7 +36,7 @@ const ClockAdvance = z.strictObject({
 /** The reader and what the customer does (the present helper's fields). */
 const Present = z.looseObject({ reader: z.string({ error: 'must be a reader id (tmr_…) or a reference' }) });
 
-const PayCheckout = z.strictObject({
+export const PayCheckout = z.strictObject({
   session: z.string({ error: 'must be a checkout session id (cs_…) or a reference' }),
   /** The hosted page's form; a card that succeeds when omitted. */
   card: z

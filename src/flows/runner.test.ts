@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../client/client.js';
 import { FlowFile } from '../domain/flows.js';
-import { runFlow } from './runner.js';
+import { checkBodies, FlowBodyError, runFlow } from './runner.js';
 
 const servers: Server[] = [];
 afterEach(() => Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve)))));
@@ -30,5 +30,16 @@ describe('pay_checkout steps', () => {
     await expect(runFlow(flow, { client, warn: () => {} })).rejects.toThrow(/not on the service's origin/);
     expect(elsewhere.received).toEqual([]);
     await client.close();
+  });
+
+  it('have their card checked by the page\'s own rules before any step runs, naming the field', () => {
+    const flow = FlowFile.parse({ name: 'pay', steps: [{ name: 'pay', pay_checkout: { session: 'cs_1', card: { exp: '12/99' } } }] });
+    const check = (override: Record<string, unknown>) => () => checkBodies(flow, new Map([['pay', override]]));
+    expect(check({ card: { exp: '13/99' } })).toThrow(new FlowBodyError("Invalid card of step 'pay': the checkout page refuses card.exp_month: must be the expiry month as an integer from 1 to 12."));
+    expect(check({ card: { cvc: '1' } })).toThrow(/refuses card\.cvc: /);
+    expect(check({ card: { zip: '' } })).toThrow(/refuses billing_details\.address\.zip: /);
+    expect(check({ card: { bogus: '1' } })).toThrow(/^Invalid --override pay\.card\.bogus: a pay_checkout step takes no field 'card\.bogus'/);
+    expect(check({ card: { number: '4000000000001117' } })).not.toThrow();
+    expect(check({})).not.toThrow();
   });
 });

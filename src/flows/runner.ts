@@ -4,9 +4,9 @@ import { toApiError } from '../client/api-error.js';
 import type { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
-import { CLOCK_REFERENCE, type FlowFile, type FlowStep, REFERENCE, references, type StepKind, STEP_KINDS } from '../domain/flows.js';
+import { CLOCK_REFERENCE, type FlowFile, type FlowStep, PayCheckout, REFERENCE, references, type StepKind, STEP_KINDS } from '../domain/flows.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
-import type { CheckoutSession } from '../domain/checkout.js';
+import { type CheckoutSession, readCheckoutForm } from '../domain/checkout.js';
 import { bodySchemaOf, endpointOf } from '../domain/request-bodies.js';
 import { addDays } from '../domain/schedule.js';
 
@@ -30,6 +30,7 @@ export class FlowBodyError extends Error {
 export function checkBodies(flow: FlowFile, overrides: ReadonlyMap<string, Record<string, unknown>>): void {
   const steps = flow.steps.map((step) => step.name);
   for (const step of flow.steps) {
+    if (step.pay_checkout) checkCard(step.name, step.pay_checkout, overrides.get(step.name) ?? {});
     const request = step.request;
     const endpoint = request && endpointOf(request.method, request.path);
     const schema = endpoint && bodySchemaOf(endpoint);
@@ -40,7 +41,7 @@ export function checkBodies(flow: FlowFile, overrides: ReadonlyMap<string, Recor
     const shape = shapeFor(schema, sent);
     if (!shape) continue;
     for (const field of Object.keys(sent)) {
-      const given = field in overridden ? `--override ${step.name}.${field}` : `step '${step.name}': ${field}`;
+      const given = givenAs(step.name, field, overridden);
       if (!(field in shape)) {
         const others = field in overridden ? ` A field of another step starts with its name (steps: ${steps.join(', ')}).` : '';
         throw new FlowBodyError(`Invalid ${given}: step '${step.name}' (${request.method} ${request.path}) takes no field '${field}'; its fields: ${Object.keys(shape).join(', ')}.${others}`);
@@ -52,6 +53,23 @@ export function checkBodies(flow: FlowFile, overrides: ReadonlyMap<string, Recor
     }
   }
 }
+
+/** A pay_checkout step's card, as the file and the overrides make it, by the hosted page's own rules. */
+function checkCard(step: string, input: Record<string, unknown>, overridden: Record<string, unknown>): void {
+  const checked = PayCheckout.safeParse(merge(input, overridden));
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    const field = issue.code === 'unrecognized_keys' ? [...issue.path, ...issue.keys].join('.') : issue.path.join('.');
+    throw new FlowBodyError(`Invalid ${givenAs(step, field, overridden)}: ${issue.code === 'unrecognized_keys' ? `a pay_checkout step takes no field '${field}'; its fields: session, card.number, card.exp, card.cvc, card.zip` : issue.message}.`);
+  }
+  const card = { ...SUCCEEDING_CARD, ...checked.data.card };
+  if (Object.values(card).some((value) => value.includes('${'))) return;
+  const [issue] = readCheckoutForm(card).issues;
+  if (issue) throw new FlowBodyError(`Invalid card of step '${step}': the checkout page refuses ${issue.param}: ${issue.message}.`);
+}
+
+const givenAs = (step: string, field: string, overridden: Record<string, unknown>) =>
+  field.split('.')[0]! in overridden ? `--override ${step}.${field}` : `step '${step}': ${field}`;
 
 /** The fields a body schema takes for this body: an object's, or those of the union's option its discriminator picks. */
 function shapeFor(schema: z.ZodType, body: Record<string, unknown>): Record<string, z.ZodType> | undefined {
@@ -139,6 +157,14 @@ async function runStep(step: FlowStep, kind: StepKind, input: Record<string, unk
   }
 }
 
+const jsonOrNothing = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
 /** Pays a hosted checkout page as a customer would; the result is the session's payment intent. */
 async function payCheckout(client: Client, sessionId: string, card: Record<string, string>): Promise<PaymentIntent> {
   const session = await client.call<CheckoutSession>('checkout_sessions.get', { params: { id: sessionId } });
@@ -148,16 +174,17 @@ async function payCheckout(client: Client, sessionId: string, card: Record<strin
   }
   const response = await request(session.checkout_session_url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams(card).toString(),
   });
-  await response.body.dump();
+  const text = await response.body.text();
   const intent = await client.call<PaymentIntent>('payment_intents.get', { params: { id: session.payment_intent_id } });
-  // Paid: a redirect to success_url, or the receipt. Otherwise the page showed why.
+  // Paid: a redirect to success_url, or the receipt. Otherwise the page says why, as the API would.
   if (response.statusCode === 303 || response.statusCode === 200) return intent;
   const failure = intent.last_payment_error;
   if (failure) throw new ApiError(402, failure.code, failure.message, { extra: { payment_intent: intent } });
-  throw new ApiError(response.statusCode, 'checkout_page_refused', `The checkout page ${session.checkout_session_url} refused the payment (HTTP ${response.statusCode}).`);
+  const refused = toApiError({ status: response.statusCode, headers: {}, body: jsonOrNothing(text) });
+  throw new ApiError(refused.status, refused.code, `The checkout page refused the card: ${refused.message}`, { param: refused.param });
 }
 
 /**

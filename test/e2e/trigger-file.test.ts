@@ -130,6 +130,19 @@ describe('pay trigger --file', () => {
     expect(await count()).toBe(before);
   });
 
+  it('the checkout page\'s card: a bad one exits 2 before any step runs; one the page refuses exits with the card\'s own code', async () => {
+    const sessions = async () => (await sb.http('GET', '/v1/checkout-sessions?limit=100')).body.data.length;
+    const before = await sessions();
+    const bad = await sb.pay(['trigger', 'checkout.completed', '--override', 'payment_intent.card.exp=13/99']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain("Invalid card of step 'payment_intent': the checkout page refuses card.exp_month");
+    expect((await sb.pay(['trigger', 'checkout.completed', '--override', 'payment_intent.card.bogus=1'])).exitCode).toBe(2);
+    expect(await sessions()).toBe(before);
+    const hsa = await sb.pay(['trigger', 'checkout.completed', '--override', 'payment_intent.card.number=4000000000001117', '--json']);
+    expect(hsa.exitCode).toBe(6);
+    expect(JSON.parse(hsa.stderr).error).toMatchObject({ code: 'card_not_supported', param: 'card.number' });
+  });
+
   it('--show prints a built-in flow as a file that --file runs as the built-in does', async () => {
     const shown = await sb.pay(['trigger', '--show', 'payment_intent.succeeded']);
     expect(shown.exitCode).toBe(0);

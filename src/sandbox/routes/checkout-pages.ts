@@ -60,6 +60,8 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
       const session = paid && (await sessionOf(id));
       if (!paid || !session) return notFound(reply);
       if ('value' in paid || session.status !== 'open') return closed(reply, session);
+      // A program paying the page (a flow's pay_checkout step) is told why in the API's own error body.
+      if (/\bapplication\/json\b/.test(request.headers.accept ?? '')) return reply.code(paid.declined.status).send(paid.declined.toBody());
       const values: Partial<Record<FieldName, string>> = { exp: form.exp ?? '', zip: form.zip ?? '' };
       return html(reply, paid.declined.status, checkoutPage(session, { errors: issuesOf(paid.declined), values }));
     });

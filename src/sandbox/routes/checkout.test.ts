@@ -84,7 +84,7 @@ describe('checkout sessions', () => {
   it('tells an expiry in the past as an expired card', async () => {
     const cs = await session();
     const res = await submit(cs.id, { number: '4242424242424242', exp: '12/29', cvc: '123', zip: '94110' });
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(402);
     expect(res.body).toMatch(/id="exp"[^>]*aria-invalid="true"/);
     expect(res.body).toContain('Your card has expired.');
   });

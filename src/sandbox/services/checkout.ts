@@ -1,8 +1,8 @@
-import type { CheckoutSession, CheckoutSessionCreate, PaymentLink, PaymentLinkCreate } from '../../domain/checkout.js';
+import { type CheckoutForm, type CheckoutSession, type CheckoutSessionCreate, type FormIssue, type PaymentLink, type PaymentLinkCreate, readCheckoutForm } from '../../domain/checkout.js';
 import type { ListQuery } from '../../domain/common.js';
 import { expiryPassed } from '../../domain/cards.js';
 import { ApiError } from '../../domain/errors.js';
-import { parseExpiry, PaymentMethodCreate } from '../../domain/payment-methods.js';
+import type { PaymentMethodCreate } from '../../domain/payment-methods.js';
 import { addMs, compareInstants, DAY_MS, earliest } from '../../infra/time.js';
 import type { DueWork } from './due-work.js';
 import type { ServiceContext } from './context.js';
@@ -53,24 +53,10 @@ export const getCheckoutSession = (ctx: ServiceContext, id: string) => ctx.get<C
 export const listCheckoutSessions = (ctx: ServiceContext, query: ListQuery & { status?: CheckoutSession['status'] | undefined; payment_intent_id?: string | undefined }) =>
   ctx.list<CheckoutSession>('checkout_session', { limit: query.limit, starting_after: query.starting_after, filters: { status: query.status, payment_intent_id: query.payment_intent_id } });
 
-/** The hosted page's form as the customer typed it. */
-export interface CheckoutForm {
-  number?: string | undefined;
-  exp?: string | undefined;
-  cvc?: string | undefined;
-  zip?: string | undefined;
-}
-
-/** A field of the form to fix: the API param it fills and why (a decline code for an expired card). */
-export interface FormIssue {
-  param: string;
-  code: string;
-}
-
-/** Every field of the form to fix at once, where the API's 400 names only the first. */
+/** Every field of the form to fix at once, where the API's 400 names only the first; a card expired and nothing else is a 402, as at the API. */
 export class CheckoutFormInvalid extends ApiError {
   constructor(readonly issues: FormIssue[]) {
-    super(400, issues[0]!.code, `Invalid ${[...new Set(issues.map((i) => i.param))].join(', ')}.`, { param: issues[0]!.param });
+    super(issues.every((issue) => issue.code === 'expired_card') ? 402 : 400, issues[0]!.code, `Invalid ${[...new Set(issues.map((i) => i.param))].join(', ')}.`, { param: issues[0]!.param });
   }
 }
 
@@ -78,27 +64,14 @@ export class CheckoutFormInvalid extends ApiError {
 export const issuesOf = (error: ApiError): Array<{ code: string; param?: string | undefined }> =>
   error instanceof CheckoutFormInvalid ? error.issues : [{ code: error.code, param: error.param }];
 
-/**
- * The form as the API's card input, by the API's own rules (and its one expiry parser),
- * with every invalid field reported together.
- */
+/** The form as the API's card input; an expiry well formed but past is told as the card's, not as a typing mistake. */
 function paymentMethodOf(form: CheckoutForm, today: string): PaymentMethodCreate {
-  const exp = parseExpiry(form.exp ?? '');
-  const zip = form.zip?.trim() ?? '';
-  const result = PaymentMethodCreate.safeParse({
-    type: 'card',
-    card: { number: form.number ?? '', ...exp, cvc: (form.cvc ?? '').trim() },
-    ...(zip ? { billing_details: { address: { zip } } } : {}),
-  });
-  const issues: FormIssue[] = result.success ? [] : result.error.issues.map((issue) => ({ param: issue.path.join('.'), code: 'parameter_invalid' }));
-  // The page asks for the postal code, which the API leaves optional.
-  if (!zip) issues.push({ param: 'billing_details.address.zip', code: 'parameter_missing' });
-  // An expiry well formed but past is told as the card's, not as a typing mistake.
+  const { value, exp, issues } = readCheckoutForm(form);
   if (exp && !issues.some((i) => i.param.startsWith('card.exp_')) && expiryPassed(exp.exp_month, exp.exp_year, today)) {
-    issues.push({ param: 'card.exp_month', code: 'expired_card' });
+    issues.push({ param: 'card.exp_month', code: 'expired_card', message: 'the card has expired' });
   }
-  if (issues.length > 0 || !result.success) throw new CheckoutFormInvalid(issues);
-  return result.data;
+  if (issues.length > 0 || !value) throw new CheckoutFormInvalid(issues);
+  return value;
 }
 
 /**
