@@ -16,6 +16,9 @@ export function minorUnitDigits(currency: string): number {
   return formatter(currency).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
+/** A field holding an amount in minor units, by the spec's names: amount, price, amount_received, tip_amount… */
+export const isAmountField = (field: string) => field === 'amount' || field === 'price' || field.startsWith('amount_') || field.endsWith('_amount');
+
 /** An amount in minor units in the currency's own format: 1099 usd → $10.99, 1000 jpy → ¥1,000. */
 export function formatAmount(amount: number, currency: string): string {
   return formatter(currency).format(amount / 10 ** minorUnitDigits(currency));

@@ -100,6 +100,19 @@ describe('IO output', () => {
     expect(t.stdout()).toBe('id\tcus_1\nmetadata\t{"plan":"gold"}\nemail\t\n');
   });
 
+  it('objects at a terminal show amounts as money, in the object\'s currency; piped, the integers', () => {
+    const intent = { id: 'pi_1', amount: 1099, amount_received: 1099, tip_amount: 0, currency: 'usd', attempts: 2 };
+    const tty = terminal(ALL_TTY, { NO_COLOR: '1' });
+    new IO(tty.streams, options()).printObject(intent);
+    expect(tty.stdout()).toBe('id               pi_1\namount           $10.99\namount_received  $10.99\ntip_amount       $0.00\ncurrency         usd\nattempts         2\n');
+    const yen = terminal(ALL_TTY, { NO_COLOR: '1' });
+    new IO(yen.streams, options()).printObject({ price: 1500, currency: 'jpy' });
+    expect(yen.stdout()).toContain('¥1,500');
+    const piped = terminal({});
+    new IO(piped.streams, options()).printObject(intent);
+    expect(piped.stdout()).toContain('amount\t1099\n');
+  });
+
   it('a spinner never writes where there is no terminal', async () => {
     const t = terminal({});
     await expect(new IO(t.streams, options()).spin('Working…', async () => 7)).resolves.toBe(7);

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
+import { formatAmount, isAmountField, isCurrency } from '../../domain/money.js';
 import { CancelError, UsageError } from '../errors.js';
 
 export interface IOOptions {
@@ -149,8 +150,11 @@ export class IO {
     const record = object as Record<string, unknown>;
     const keys = Object.keys(record);
     const width = Math.max(...keys.map((k) => k.length));
+    // A person reads amounts as money ($10.99), as tables show them; a script gets the integers.
+    const currency = this.human && typeof record.currency === 'string' && isCurrency(record.currency) ? record.currency : undefined;
     for (const key of keys) {
-      const value = formatValue(record[key]);
+      const raw = record[key];
+      const value = currency !== undefined && typeof raw === 'number' && isAmountField(key) ? formatAmount(raw, currency) : formatValue(raw);
       this.out(this.human ? `${this.color.dim(key.padEnd(width))}  ${value}` : `${key}\t${value}`);
     }
   }
