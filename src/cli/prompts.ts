@@ -46,7 +46,7 @@ export const yesFlag = { yes: flag.bool('-y, --yes', 'Do not ask for confirmatio
  */
 export function requireYes(io: IO, yes: boolean, what: string, hint = ''): void {
   if (yes || io.canPrompt) return;
-  throw new UsageError(`Missing --yes: ${what}, and no one can be asked to confirm${io.options.input ? ' (no TTY)' : ' (--no-input)'}. Add --yes${hint}.`);
+  throw new UsageError(`Missing --yes: ${what}, and no one can be asked to confirm (${io.noPromptBecause}). Add --yes${hint}.`);
 }
 
 /** Asks at a TTY unless --yes was given; a "no" cancels (exit 130) with `unchanged` said. */

@@ -27,6 +27,9 @@ describe('IO.canPrompt', () => {
     const io = new IO(terminal(ALL_TTY).streams, options({ input: false }));
     await expect(io.ask('--base-url', 'Base URL')).rejects.toThrow(UsageError);
     await expect(io.askSecret('--api-key-stdin', 'API key')).rejects.toThrow(/--api-key-stdin.*--no-input/);
+    // Each says why no one is asked: at a terminal with CI set, not "no TTY".
+    await expect(new IO(terminal(ALL_TTY, { CI: 'true' }).streams, options()).ask('--amount', 'Amount')).rejects.toThrow('Missing --amount: Amount is required (CI is set: no prompts).');
+    await expect(new IO(terminal({}).streams, options()).ask('--amount', 'Amount')).rejects.toThrow('(no TTY to prompt at)');
   });
 });
 

@@ -91,8 +91,16 @@ export class IO {
 
   /** A person is there to answer: stdin and stdout are TTYs, not CI, not --no-input. */
   get canPrompt(): boolean {
+    return this.noPromptBecause === undefined;
+  }
+
+  /** Why no one can be asked, in words for an error, or undefined when someone can. */
+  get noPromptBecause(): string | undefined {
     const ci = this.streams.env.CI;
-    return this.options.input && this.isStdinTTY && this.isStdoutTTY && (ci === undefined || ci === '' || ci === 'false' || ci === '0');
+    if (!this.options.input) return 'prompts are off: --no-input';
+    if (!this.isStdinTTY || !this.isStdoutTTY) return 'no TTY to prompt at';
+    if (!(ci === undefined || ci === '' || ci === 'false' || ci === '0')) return 'CI is set: no prompts';
+    return undefined;
   }
 
   /** Human output (tables, key/value views) rather than TSV or JSON. */
@@ -255,7 +263,8 @@ export class IO {
 
   /** Fails with a usage error naming the flag when no one can be asked. */
   requirePrompt(flag: string, what: string): void {
-    if (!this.canPrompt) throw new UsageError(`Missing ${flag}: ${what} is required${this.options.input ? ' (no TTY to prompt at)' : ' (prompts are off: --no-input)'}.`);
+    const because = this.noPromptBecause;
+    if (because !== undefined) throw new UsageError(`Missing ${flag}: ${what} is required (${because}).`);
   }
 
   async ask(flag: string, message: string, options: { default?: string; validate?: (value: string) => true | string; signal?: AbortSignal } = {}): Promise<string> {
