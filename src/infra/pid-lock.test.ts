@@ -74,6 +74,22 @@ describe('acquireLock', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it.runIf(processStartOf(process.pid) !== undefined)('takes over a lock whose process was killed but not yet reaped by its parent (a zombie)', async () => {
+    // The shell's background child ends at once; the shell becomes a sleep that never reaps it.
+    const parent = execa('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { buffer: false });
+    try {
+      const zombie = await new Promise<number>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+      const state = () => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]![0];
+      while (state() !== 'Z') await new Promise((resolve) => setImmediate(resolve));
+      expect(processAlive(zombie)).toBe(false);
+      writeFileSync(lock, `${zombie} ${processStartOf(zombie)}\n`);
+      await (await acquireLock(lock))();
+    } finally {
+      parent.kill('SIGKILL');
+      await parent.catch(() => undefined);
+    }
+  });
+
   it.runIf(processStartOf(process.pid) !== undefined)('takes over a lock whose pid another program was given since (a crash, a reboot), leaving that program alone', async () => {
     const stranger = execa(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
     try {

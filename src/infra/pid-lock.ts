@@ -109,14 +109,29 @@ async function releaseLock(path: string): Promise<void> {
   if (typeof holder === 'object' && holder.pid === process.pid) await unlink(path).catch(ignoreMissing);
 }
 
-/** Whether a process of this pid exists (also another user's): the sandbox daemon's check too. */
+/**
+ * Whether a process of this pid runs (also another user's): the sandbox daemon's check
+ * too. A killed process its parent has not reaped yet (a zombie, state Z in /proc) still
+ * answers signal 0, but holds nothing: it is not alive.
+ */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists, run by another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return statFields(pid)?.[0] !== 'Z';
+}
+
+/** The fields of /proc/<pid>/stat after the command name (state first), where there is a /proc. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
   }
 }
 
@@ -125,13 +140,7 @@ export function processAlive(pid: number): boolean {
  * /proc/<pid>/stat, clock ticks since boot); undefined where there is no /proc or no such process.
  */
 export function processStartOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
+  return statFields(pid)?.[19];
 }
 
 /**
