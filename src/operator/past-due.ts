@@ -120,6 +120,11 @@ async function getEach(client: OperatorClient, ids: string[]): Promise<Subscript
   return subscriptions;
 }
 
+/** A subscription as the batch's rule sees it now: its status, its payment method, and its last failure. */
+export async function pastDueNow(client: OperatorClient, id: string): Promise<PastDueSubscription> {
+  return withLastFailure(client, await client.call<Subscription>('subscriptions.get', { params: { id } }));
+}
+
 /** Walks the generated intents newest first, back to the last one that succeeded. */
 async function withLastFailure(client: OperatorClient, s: Subscription): Promise<PastDueSubscription> {
   let latest: PaymentIntent | undefined;

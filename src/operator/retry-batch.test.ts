@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -280,6 +281,19 @@ describe('runRetryBatch', () => {
     expect(await intents(ids[1]!)).toHaveLength(1);
   });
 
+  it('applies the rule at each item\'s turn: a card changed back to the one a hard decline failed on is never retried', async () => {
+    const [id] = await pastDue(1, { number: EXPIRED });
+    const failedWith = (await ok('GET', `/v1/subscriptions/${id}`)).payment_method_id;
+    await fix(id!);
+    const batch = await newBatch();
+    expect(batch.state.header.items[0]).toMatchObject({ payment_method_changed: true });
+    await ok('POST', `/v1/subscriptions/${id}`, { payment_method_id: failedWith });
+    const report = await runRetryBatch({ client, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.outcome, r.decline_code, r.skip_reason, r.idempotency_key])).toEqual([['skipped', 'expired_card', 'unchanged_hard_decline', null]]);
+    expect(await intents(id!)).toHaveLength(1);
+  });
+
   it('when aborted, finishes what runs, starts nothing more, and resumes where it stopped', async () => {
     const ids = await pastDue(5);
     for (const id of ids) await fix(id);
@@ -304,9 +318,19 @@ describe('runRetryBatch', () => {
     const ids = await pastDue(2);
     for (const id of ids) await fix(id);
     const batch = await newBatch();
-    const down = clientAt('http://127.0.0.1:9');
+    // The service answers what the batch reads, and goes down as the retry is sent.
+    const origin = `http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}`;
+    const failing = createServer((req, res) => {
+      if (req.method !== 'GET') return req.socket.destroy();
+      void fetch(`${origin}${req.url}`, { headers: req.headers as Record<string, string> }).then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+      });
+    });
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    const down = clientAt(`http://127.0.0.1:${(failing.address() as AddressInfo).port}`);
     const report = await runRetryBatch({ client: down, batch, concurrency: 1 });
     await down.close();
+    await new Promise((resolve) => failing.close(resolve));
     expect(report.error).toBeInstanceOf(NetworkError);
     expect(report.results).toEqual([]);
     expect(report.remaining).toHaveLength(2);

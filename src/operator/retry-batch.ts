@@ -6,7 +6,7 @@ import { randomToken } from '../domain/ids.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import type { Subscription } from '../domain/subscriptions.js';
 import { type BatchHeader, type ItemResult, Journal, type JournalState, readJournal } from './journal.js';
-import { batchDecision, type OperatorClient, type PastDueSubscription, type SkipReason, skipReasonText } from './past-due.js';
+import { batchDecision, type OperatorClient, type PastDueSubscription, pastDueNow, type SkipReason, skipReasonText } from './past-due.js';
 import { eachLimited } from './pool.js';
 
 // The past_due batch retry engine. Each item the batch's rule retries (batchDecision) is
@@ -159,20 +159,26 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
   };
 
   const retryOne = async (item: PastDueSubscription): Promise<void> => {
-    const decision = batchDecision(item, rule);
     let result: ItemResult;
-    if (decision.retry) {
-      let key = state.keys.get(item.subscription_id);
-      // Started by a run cut short: its retry may have reached the service, which keeps a key's answer a day only.
-      const earlier = key === undefined ? undefined : await earlierAttempt(client, item, key);
-      if (key === undefined) {
-        key = newKey();
-        await journal.started(item.subscription_id, key);
-        state.keys.set(item.subscription_id, key);
-      }
-      result = earlier ?? (await sendRetry(item, key));
+    let key = state.keys.get(item.subscription_id);
+    // Started by a run cut short: its retry may have reached the service, which keeps a key's answer a day only.
+    const earlier = key === undefined ? undefined : await earlierAttempt(client, item, key);
+    if (earlier) {
+      result = earlier;
     } else {
-      result = notRetried(item, decision.skip_reason);
+      // The rule holds at the item's turn, not only at selection: its card may have changed (back) since, in a long batch or before a resume.
+      const now = await pastDueNow(client, item.subscription_id);
+      const decision = batchDecision(now, rule);
+      if (decision.retry) {
+        if (key === undefined) {
+          key = newKey();
+          await journal.started(item.subscription_id, key);
+          state.keys.set(item.subscription_id, key);
+        }
+        result = await sendRetry(item, key);
+      } else {
+        result = notRetried(now, decision.skip_reason);
+      }
     }
     await journal.result(result);
     state.results.set(item.subscription_id, result);
