@@ -3,6 +3,9 @@ import type { ChalkInstance } from 'chalk';
 import { formatAmount, isAmountField, isCurrency } from '../../domain/money.js';
 import { CancelError, UsageError } from '../errors.js';
 
+/** `1 subscription`, `3 subscriptions`: a count in a message a person reads. */
+export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 export interface IOOptions {
   json: boolean;
   /** `--json a,b`: only these top-level fields of each object printed. */

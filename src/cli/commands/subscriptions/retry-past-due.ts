@@ -7,7 +7,7 @@ import { CancelError, PartialError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { checkedBody } from '../../flags.js';
 import { confirmed, requireYes, yesFlag } from '../../prompts.js';
-import type { Column } from '../../io/io.js';
+import { type Column, plural } from '../../io/io.js';
 import { PastDueSelection, type PastDueRow, pastDueColumns, pastDueFields, selectionFlag, totalText } from './past-due.js';
 
 const MAX_CONCURRENCY = 16;
@@ -96,7 +96,7 @@ async function start(options: RetryPastDueOptions, f: Factory): Promise<BatchRep
   }
   const rows: PastDueRow[] = items.map((item) => ({ ...item, ...batchDecision(item, { includeUnchanged: options.includeUnchanged }) }));
   const unfinished = (await engine.listBatches(dir)).find((b) => b.account === client.account && b.done < b.items);
-  if (unfinished) f.io.warn(`Batch ${unfinished.batch_id} was cut short with ${unfinished.items - unfinished.done} subscriptions left; continue it with --resume ${unfinished.batch_id}.`);
+  if (unfinished) f.io.warn(`Batch ${unfinished.batch_id} was cut short with ${plural(unfinished.items - unfinished.done, 'subscription')} left; continue it with --resume ${unfinished.batch_id}.`);
 
   if (options.dryRun) {
     dryRun(rows, f);
@@ -151,7 +151,7 @@ async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchRe
     if (Date.now() - Date.parse(header.created) > DAY_MS) {
       f.io.warn(`Batch ${header.batch_id} started over 24 h ago: the service may no longer replay its first answers, so items it already charged will show as skipped (they are not past_due any more), never charged twice.`);
     }
-    f.io.info(`Resuming batch ${header.batch_id}: ${left.length} of ${header.items.length} subscriptions left, ${keys.size - [...keys.keys()].filter((id) => results.has(id)).length} of them sent before and replayed with their keys.`);
+    f.io.info(`Resuming batch ${header.batch_id}: ${left.length} of ${plural(header.items.length, 'subscription')} left, ${keys.size - [...keys.keys()].filter((id) => results.has(id)).length} of them sent before and replayed with their keys.`);
     if (!options.yes) {
       const { batchDecision } = await import('../../../operator/past-due.js');
       await confirm(left.map((item) => ({ ...item, ...batchDecision(item, { includeUnchanged: header.selection.include_unchanged }) })), f);
@@ -188,7 +188,7 @@ async function runBatch(batch: OpenBatch, options: RetryPastDueOptions, f: Facto
   const engine = await import('../../../operator/retry-batch.js');
   const { header, results } = batch.state;
   const toRetry = header.items.length - results.size;
-  f.io.info(`Batch ${header.batch_id}: ${toRetry} subscriptions, up to ${Math.min(options.concurrency, toRetry)} at a time. Journal: ${batch.journal.path}`);
+  f.io.info(`Batch ${header.batch_id}: ${plural(toRetry, 'subscription')}, up to ${Math.min(options.concurrency, toRetry)} at a time. Journal: ${batch.journal.path}`);
   const progress = new Progress(header.items.length, [...results.values()], f);
 
   // Ctrl-C: no new retries; those in flight finish and are journaled, then exit 130.
@@ -265,7 +265,7 @@ function dryRun(rows: PastDueRow[], f: Factory): void {
   f.io.printList(rows, pastDueColumns, { object: 'list', data: rows, has_more: false });
   const retried = rows.filter((r) => r.retry);
   const skipped = skipText(rows);
-  f.io.info(`Dry run: ${retried.length} of ${rows.length} subscriptions would be retried (${totalText(retried)})${skipped && `; ${skipped}`}. Nothing was charged.`);
+  f.io.info(`Dry run: ${retried.length} of ${plural(rows.length, 'subscription')} would be retried (${totalText(retried)})${skipped && `; ${skipped}`}. Nothing was charged.`);
 }
 
 /** `3 skipped (2 unchanged_soft_decline, 1 unchanged_hard_decline)`, or nothing. */
@@ -286,7 +286,7 @@ async function confirm(rows: PastDueRow[], f: Factory): Promise<void> {
   if (retried.length > shown) f.io.info(`  … and ${retried.length - shown} more (see them with --dry-run)`);
   const skipped = skipText(rows);
   if (skipped) f.io.info(`${skipped}: not charged.`);
-  await confirmed(f.io, false, `Retry these ${retried.length} subscriptions, charging up to ${totalText(retried)}?`, 'Nothing was charged.');
+  await confirmed(f.io, false, `Retry ${retried.length === 1 ? 'this subscription' : `these ${retried.length} subscriptions`}, charging up to ${totalText(retried)}?`, 'Nothing was charged.');
 }
 
 const resultColumns: Column<ItemResult>[] = [
@@ -327,9 +327,9 @@ async function finish(report: BatchReport, options: RetryPastDueOptions, f: Fact
     f.io.info(`The batch stopped; nothing in flight was lost. Continue it once the cause is fixed with: ${resume}`);
     throw report.error;
   }
-  if (report.interrupted) throw new CancelError(`Interrupted: ${counts.remaining} subscriptions not retried yet. Continue with: ${resume}`);
+  if (report.interrupted) throw new CancelError(`Interrupted: ${plural(counts.remaining, 'subscription')} not retried yet. Continue with: ${resume}`);
   if (counts.failed > 0) {
-    throw new PartialError(`${counts.failed} of ${report.results.length} subscriptions failed and are still past_due: update their payment method (pay subscriptions update ID --payment-method pm_…), then retry.`);
+    throw new PartialError(`${counts.failed} of ${plural(report.results.length, 'subscription')} failed and are still past_due: update their payment method (pay subscriptions update ID --payment-method pm_…), then retry.`);
   }
   return report;
 }

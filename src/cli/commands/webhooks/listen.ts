@@ -7,6 +7,7 @@ import type { Factory } from '../../factory.js';
 import { durationArg } from '../../flags.js';
 import { eventIdArg, eventTypesArg } from '../events/view.js';
 import { listenSink } from './view.js';
+import { plural } from '../../io/io.js';
 
 const TargetUrl = z.url({ protocol: /^https?$/ });
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -127,7 +128,6 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
   }
 }
 
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 function stopReason(ended: RunEnd, options: ListenOptions, settled: number): string {
   if (ended === 'idle') return `: no event for ${options.exitAfterIdle! / 1000}s (${plural(settled, 'event')} settled)`;
