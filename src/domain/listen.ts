@@ -30,8 +30,12 @@ export type ServerFrame =
       listener: string | null;
       /** The cursor streaming starts after (null: the account has no events yet). */
       after: string | null;
-      /** Where that cursor came from. `latest` is a first run; `unknown_after` means the client's cursor is not in the log (reset?). */
-      cursor_source: 'after' | 'from' | 'listener' | 'latest' | 'unknown_after';
+      /**
+       * Where that cursor came from. `latest` is a first run; `after_gone`: the client's
+       * cursor is no longer in the log (a reset), streaming resumes after its position;
+       * `unknown_after`: it names no position of this log (another database).
+       */
+      cursor_source: 'after' | 'from' | 'listener' | 'latest' | 'after_gone' | 'unknown_after';
       /** Events already waiting after the cursor, replayed first. */
       backlog: number;
       /** The server pings this often; a client that hears nothing for much longer reconnects. */

@@ -296,8 +296,10 @@ export class Forwarder {
       this.from = undefined;
     }
     const sink = this.options.sink;
-    if (frame.cursor_source === 'unknown_after') {
-      sink.warning(`The service no longer has the event this listener stopped at (was the account reset?): resuming ${frame.after ? `after ${frame.after}` : 'from the start'}.`);
+    if (frame.cursor_source === 'after_gone') {
+      sink.warning(`The service no longer has the event this listener stopped at (was the account reset?): delivering the ${frame.backlog} events logged after it.`);
+    } else if (frame.cursor_source === 'unknown_after') {
+      sink.warning(`The service does not know the event this listener stopped at (another database?): resuming ${frame.after ? `after ${frame.after}` : 'from the start'}.`);
     }
     if (reconnected) {
       sink.notice(reconnectedNotice(frame));

@@ -87,6 +87,21 @@ describe('listen hub', () => {
     await again.close();
   });
 
+  it('resumes after a cursor the log no longer has (the account was reset) at the position its id names: nothing logged since is missed', async () => {
+    const sb = await sandbox();
+    for (let i = 0; i < 2; i++) await customer(sb);
+    const [, before] = await eventIds(sb);
+    expect((await sb.call('POST', '/v1/test-helpers/reset', {})).status).toBe(200);
+    for (let i = 0; i < 2; i++) await customer(sb);
+    const since = await eventIds(sb);
+    expect(since).toHaveLength(2);
+    const tap = await Tap.open(sb, `?after=${before}&listener=lsn_unit0009`);
+    await until(() => tap.events().length, (n) => n === 2, 'the events since the reset');
+    expect(tap.ready).toMatchObject({ cursor_source: 'after_gone', backlog: 2 });
+    expect(tap.events()).toEqual(since);
+    await tap.close();
+  });
+
   it('honours after, from and types, and falls back when after is unknown', async () => {
     const sb = await sandbox();
     for (let i = 0; i < 4; i++) await customer(sb);

@@ -22,8 +22,9 @@
  *
  * Where streaming starts: `from` (that event included), else `after`, else the
  * listener's cursor (the newest event it acknowledged), else the newest event now: a
- * first run gets only what happens after it connects. An `after` the log does not hold
- * (the account was reset) falls back like a missing one, and `cursor_source` says so.
+ * first run gets only what happens after it connects. An `after` the log no longer holds
+ * (the account was reset) resumes after the position its id names (`after_gone`); one
+ * that names no position of this log falls back like a missing one (`unknown_after`).
  * Acknowledgements move the listener's cursor forward, never back, and it is kept in the
  * database: a reconnect resumes where the client stopped even if the client lost its own
  * cursor. Without `listener` (`events tail`) nothing is kept.
@@ -81,6 +82,9 @@ export class ListenHub extends WebSocketHub<Connection, ServerFrame> {
     if (query.after !== undefined) {
       const seq = log.seqOf(account, query.after);
       if (seq !== undefined) return { seq, source: 'after' };
+      // Gone from the log (the account was reset): its id still says where it stood, and what was logged after it follows.
+      const stood = log.positionOf(query.after);
+      if (stood !== undefined) return { seq: stood, source: 'after_gone' };
       unknownAfter = true;
     }
     const kept = query.listener === undefined ? undefined : this.sandbox.store.listenCursors.get(account, query.listener);

@@ -82,6 +82,17 @@ export class EventLog {
     return this.row(account, id)?.seq;
   }
 
+  /**
+   * Where an event id of this log says its event stood, whether or not the log still has
+   * it (a reset erases events, never positions): undefined for any other string, or a
+   * position the log has not reached (an id of another database).
+   */
+  positionOf(id: string): number | undefined {
+    if (!/^evt_[A-Za-z0-9]{24}$/.test(id)) return undefined;
+    const seq = rowOf(id);
+    return seq > 0 && seq < this.nextSeq ? seq : undefined;
+  }
+
   /** The newest event's position (0 when there is none) and id. */
   latest(account: string): { seq: number; id: string | null } {
     const row = this.db.get<{ seq: number; id: string }>('SELECT seq, id FROM events WHERE account = ? ORDER BY seq DESC LIMIT 1', this.accounts.keyOf(account));
