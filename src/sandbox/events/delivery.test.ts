@@ -85,6 +85,24 @@ describe('webhook delivery', () => {
     expect(app.received).toHaveLength(1);
   });
 
+  it('keeps in the log what each attempt in flight came to when a 410 disables the endpoint under them', async () => {
+    const { sb, app, endpoint } = await setup();
+    const disabled = () => until(async () => (await sb.call('GET', `/v1/webhook-endpoints/${endpoint.id}`)).body, (e) => e.status === 'disabled', 'the endpoint to be disabled');
+    // Both are in flight before either is answered; the second is answered once the first's 410 disabled the endpoint.
+    app.respond = async (request) => {
+      await app.waitFor(() => app.received.length === 2);
+      if (request === app.received[0]) return 410;
+      await disabled();
+      return 200;
+    };
+    await Promise.all([sb.call('POST', '/v1/customers', {}), sb.call('POST', '/v1/customers', {})]);
+    await app.waitFor(() => app.received.length === 2);
+    const [gone, taken] = app.received;
+    const log = (id: string) => until(async () => (await sb.call('GET', `/v1/events/${id}`)).body.deliveries[0], (d) => d.status !== 'pending' && d.attempts.length > 0, 'the attempt recorded');
+    expect(await log(gone!.id)).toMatchObject({ status: 'failed', attempts: [{ status_code: 410 }] });
+    expect(await log(taken!.id)).toMatchObject({ status: 'succeeded', attempts: [{ status_code: 200 }] });
+  });
+
   it('answers the request that caused the event without waiting for a slow endpoint', async () => {
     const { sb, app } = await setup();
     app.respond = () => new Promise((resolve) => setTimeout(() => resolve(200), 1_500));

@@ -83,11 +83,19 @@ export class DeliveryStore {
   }
 
   /** Records an attempt; `next` is the retry time, or the final status. */
+  /**
+   * What an attempt came to. One in flight when its endpoint was disabled or deleted
+   * (canceled meanwhile) is still kept: the receiver got it, and its answer (2xx, 410)
+   * is the delivery's end; one that would be retried stays canceled.
+   */
   record(id: number, attempts: DeliveryAttempt[], next: { retryAt: number } | { status: Exclude<DeliveryStatus, 'pending'> }): void {
     if ('retryAt' in next) {
-      this.db.run("UPDATE deliveries SET attempts = ?, next_attempt_at = ? WHERE id = ? AND status = 'pending'", JSON.stringify(attempts), next.retryAt, id);
+      this.db.run(
+        "UPDATE deliveries SET attempts = ?, next_attempt_at = CASE status WHEN 'pending' THEN ? END WHERE id = ? AND status IN ('pending', 'canceled')",
+        JSON.stringify(attempts), next.retryAt, id,
+      );
     } else {
-      this.db.run("UPDATE deliveries SET attempts = ?, status = ?, next_attempt_at = NULL WHERE id = ? AND status = 'pending'", JSON.stringify(attempts), next.status, id);
+      this.db.run("UPDATE deliveries SET attempts = ?, status = ?, next_attempt_at = NULL WHERE id = ? AND status IN ('pending', 'canceled')", JSON.stringify(attempts), next.status, id);
     }
   }
 
