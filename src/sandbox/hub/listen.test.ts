@@ -125,19 +125,23 @@ describe('listen hub', () => {
     for (const tap of [after, from, none, unknown]) await tap.close();
   });
 
-  it('sends a resent event to running tunnels and counts them', async () => {
+  it('sends a resent event to running tunnels and counts the listeners among them', async () => {
     const sb = await sandbox();
-    const tap = await Tap.open(sb, '');
+    const tap = await Tap.open(sb, '?listener=lsn_unit0010');
     const other = await Tap.open(sb, '?types=payment_intent.*');
+    // A watcher (events tail: no listener id) is shown it, and forwards nothing: not counted.
+    const watcher = await Tap.open(sb, '');
     await customer(sb);
     const [id] = await eventIds(sb);
     await until(() => tap.events().length, (n) => n === 1, 'the event');
     const result = await sb.call('POST', `/v1/events/${id}/resend`, {});
     expect(result.body).toEqual({ object: 'event_resend', created: expect.any(String), livemode: false, event: id, webhook_endpoints: [], listeners: 1 });
     await until(() => tap.frames.filter((f) => f.type === 'event' && f.resend).length, (n) => n === 1, 'the resend');
+    await until(() => watcher.frames.filter((f) => f.type === 'event' && f.resend).length, (n) => n === 1, 'the resend, watched');
     expect(other.frames.filter((f) => f.type === 'event' || f.type === 'events')).toEqual([]);
     await tap.close();
     await other.close();
+    await watcher.close();
   });
 
   it('pings, and closes a tunnel that stops answering', async () => {

@@ -157,13 +157,17 @@ export class ListenHub extends WebSocketHub<Connection, ServerFrame> {
     }
   }
 
-  /** Sends an event again, outside the order and the cursor, to the account's tunnels that want it; how many it reached. */
+  /**
+   * Sends an event again, outside the order and the cursor, to the account's tunnels that
+   * want it; how many listeners (which forward it) it reached. A watcher without a
+   * listener id (`events tail`) is shown it, but forwards nothing.
+   */
   resend(account: string, event: Event): number {
     let reached = 0;
     for (const connection of this.connections()) {
       if (connection.account !== account || !wants(connection, event) || !open(connection)) continue;
       this.send(connection, { type: 'event', event, resend: true });
-      reached++;
+      if (connection.listener !== undefined) reached++;
     }
     return reached;
   }
