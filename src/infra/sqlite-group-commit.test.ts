@@ -2,8 +2,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Sqlite } from './sqlite.js';
+
+// The disk's timing is what a test cannot run: while `hold` is set, each fdatasync waits until the test lets it go.
+const syncs = vi.hoisted(() => ({ hold: false, held: [] as Array<() => void> }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  return {
+    ...fs,
+    fdatasync: (fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => (syncs.hold ? syncs.held.push(() => fs.fdatasync(fd, callback)) : fs.fdatasync(fd, callback)),
+  };
+});
+const nextTick = () => new Promise((resolve) => setImmediate(resolve));
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await nextTick();
+}
 
 let dir: string;
 let file: string;
@@ -15,6 +29,8 @@ beforeEach(() => {
   db.transaction(() => db.run('CREATE TABLE notes (text TEXT NOT NULL)'));
 });
 afterEach(() => {
+  syncs.hold = false;
+  syncs.held.splice(0).forEach((release) => release());
   db.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -85,5 +101,35 @@ describe('group commit', () => {
     await expect(db.grouped(() => {
       throw new Error('not found');
     }, false)).rejects.toThrow('not found');
+  });
+
+  it('keeps a group open while the disk syncs the commit before it, commits it when that sync ends, and answers it after its own', async () => {
+    const answered: string[] = [];
+    const request = (name: string) => db.grouped(() => db.run('INSERT INTO notes VALUES (?)', name)).then(() => answered.push(name));
+
+    syncs.hold = true;
+    const first = request('first');
+    await until(() => syncs.held.length === 1);
+    expect(committedNotes()).toEqual(['first']);
+
+    // Two requests in later ticks, while the first commit's sync runs: one group, still open.
+    const second = request('second');
+    await nextTick();
+    const third = request('third');
+    await nextTick();
+    expect(db.inTransaction).toBe(true);
+    expect(committedNotes()).toEqual(['first']);
+    expect(answered).toEqual([]);
+
+    // The sync ends: the first is answered, the group is committed, and its own sync starts.
+    syncs.held.shift()!();
+    await first;
+    await until(() => syncs.held.length === 1);
+    expect(committedNotes()).toEqual(['first', 'second', 'third']);
+    expect(answered).toEqual(['first']);
+
+    syncs.held.shift()!();
+    await Promise.all([second, third]);
+    expect(answered).toEqual(['first', 'second', 'third']);
   });
 });
