@@ -184,6 +184,8 @@ async function payCheckout(client: Client, sessionId: string, card: Record<strin
   const failure = intent.last_payment_error;
   if (failure) throw new ApiError(402, failure.code, failure.message, { extra: { payment_intent: intent } });
   const refused = toApiError({ status: response.statusCode, headers: {}, body: jsonOrNothing(text) });
+  // A page with no error body to give (a session expired or paid since) is told by its status.
+  if (refused.code === 'unexpected_response') throw new ApiError(response.statusCode, 'checkout_page_refused', `The checkout page ${session.checkout_session_url} refused the payment (HTTP ${response.statusCode}).`);
   throw new ApiError(refused.status, refused.code, `The checkout page refused the card: ${refused.message}`, { param: refused.param });
 }
 

@@ -128,7 +128,6 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
   }
 }
 
-
 function stopReason(ended: RunEnd, options: ListenOptions, settled: number): string {
   if (ended === 'idle') return `: no event for ${options.exitAfterIdle! / 1000}s (${plural(settled, 'event')} settled)`;
   if (ended === 'max_events') return ` after ${plural(settled, 'event')} (--max-events)`;
