@@ -83,14 +83,16 @@ export class EventLog {
   }
 
   /**
-   * Where an event id of this log says its event stood, whether or not the log still has
-   * it (a reset erases events, never positions): undefined for any other string, or a
-   * position the log has not reached (an id of another database).
+   * Where the id of an event this log erased (an account reset erases events, never
+   * positions) says it stood: undefined for any other string, a position the log has not
+   * reached (an id of another database), or one an event still holds (another account's
+   * event is told from a made-up id by nothing).
    */
   positionOf(id: string): number | undefined {
     if (!/^evt_[A-Za-z0-9]{24}$/.test(id)) return undefined;
     const seq = rowOf(id);
-    return seq > 0 && seq < this.nextSeq ? seq : undefined;
+    if (seq <= 0 || seq >= this.nextSeq) return undefined;
+    return this.db.get('SELECT 1 AS one FROM events WHERE seq = ?', seq) === undefined ? seq : undefined;
   }
 
   /** The newest event's position (0 when there is none) and id. */
