@@ -48,19 +48,26 @@ function committedNotes(): string[] {
 describe('group commit', () => {
   it('commits the requests of one tick together, and a request that fails takes only its own work back', async () => {
     const ran: string[] = [];
+    const undone: string[] = [];
     const first = db.grouped(() => {
       db.run('INSERT INTO notes VALUES (?)', 'first');
       db.onCommit(() => ran.push('first'));
+      db.onRollback(() => undone.push('first'));
       return 1;
     });
     const failing = db.grouped(() => {
       db.run('INSERT INTO notes VALUES (?)', 'failing');
       db.onCommit(() => ran.push('failing'));
+      db.onRollback(() => undone.push('failing: its note'));
+      db.onRollback(() => undone.push('failing: after its note'));
       throw new Error('this request fails after writing');
     });
+    // What it undoes in memory is undone at once, newest first; its neighbours' stays.
+    expect(undone).toEqual(['failing: after its note', 'failing: its note']);
     const third = db.grouped(() => {
       db.run('INSERT INTO notes VALUES (?)', 'third');
       db.onCommit(() => ran.push('third'));
+      db.onRollback(() => undone.push('third'));
       return 3;
     });
     // One transaction still open: nothing is committed, nothing has been answered.
@@ -72,6 +79,44 @@ describe('group commit', () => {
     await expect(third).resolves.toBe(3);
     expect(committedNotes()).toEqual(['first', 'third']);
     expect(ran).toEqual(['first', 'third']);
+    expect(undone).toEqual(['failing: after its note', 'failing: its note']);
+  });
+
+  it('undoes what every request of a group did in memory when the group\'s COMMIT fails, and rejects them all', async () => {
+    // A deferred foreign key is checked at COMMIT: the one way a commit fails that a test can run.
+    db.transaction(() => db.exec('CREATE TABLE parents (id INTEGER PRIMARY KEY); CREATE TABLE children (parent INTEGER REFERENCES parents(id) DEFERRABLE INITIALLY DEFERRED)'));
+    const undone: string[] = [];
+    const fine = db.grouped(() => {
+      db.run('INSERT INTO notes VALUES (?)', 'fine');
+      db.onRollback(() => undone.push('fine'));
+    });
+    const orphan = db.grouped(() => {
+      db.run('INSERT INTO children VALUES (42)');
+      db.onRollback(() => undone.push('orphan'));
+    });
+    await expect(fine).rejects.toThrow(/FOREIGN KEY/);
+    await expect(orphan).rejects.toThrow(/FOREIGN KEY/);
+    expect(undone).toEqual(['orphan', 'fine']);
+    expect(committedNotes()).toEqual([]);
+  });
+
+  it('undoes, for a transaction that throws, what it did in memory; nothing for one that commits', () => {
+    const undone: string[] = [];
+    db.transaction(() => db.onRollback(() => undone.push('committed')));
+    expect(() => db.transaction(() => {
+      db.run('INSERT INTO notes VALUES (?)', 'rolled back');
+      db.onRollback(() => undone.push('first'));
+      db.transaction(() => db.onRollback(() => undone.push('nested')));
+      throw new Error('fails');
+    })).toThrow('fails');
+    expect(undone).toEqual(['nested', 'first']);
+    // Outside a transaction there is nothing to roll back: nothing is kept to run later.
+    db.onRollback(() => undone.push('outside'));
+    expect(() => db.transaction(() => {
+      throw new Error('fails again');
+    })).toThrow('fails again');
+    expect(undone).toEqual(['nested', 'first']);
+    expect(committedNotes()).toEqual([]);
   });
 
   it('answers a request only once its commit is on disk, with its neighbours in one commit', async () => {

@@ -39,6 +39,8 @@ export class Sqlite {
   private readonly statements = new Map<string, StatementSync>();
   private depth = 0;
   private afterCommit: Array<() => void> = [];
+  /** What undoes, in memory, the work of the open transaction: run, newest first, if that work rolls back. */
+  private undo: Array<() => void> = [];
   /** The open group transaction and the requests in it, answered once it is on disk. */
   private group: Waiter[] | undefined;
   /** Settles once everything committed so far is on disk. */
@@ -133,10 +135,12 @@ export class Sqlite {
     } catch (error) {
       this.db.exec('ROLLBACK');
       this.afterCommit = [];
+      this.rolledBack(0);
       throw error;
     } finally {
       this.depth = 0;
     }
+    this.undo = [];
     this.committed([]);
     return result;
   }
@@ -163,6 +167,7 @@ export class Sqlite {
     }
     const group = this.group;
     const mark = this.afterCommit.length;
+    const undoMark = this.undo.length;
     this.db.exec('SAVEPOINT request');
     const outcome = this.inside(fn);
     if ('value' in outcome) {
@@ -171,6 +176,7 @@ export class Sqlite {
       this.db.exec('ROLLBACK TO request');
       this.db.exec('RELEASE request');
       this.afterCommit.length = mark;
+      this.rolledBack(undoMark);
     }
     return new Promise<T>((resolve, reject) => {
       group.push({ resolve: () => ('value' in outcome ? resolve(outcome.value) : reject(outcome.error)), reject });
@@ -202,9 +208,11 @@ export class Sqlite {
     } catch (error) {
       this.db.exec('ROLLBACK');
       this.afterCommit = [];
+      this.rolledBack(0);
       for (const waiter of group) waiter.reject(error);
       return;
     }
+    this.undo = [];
     this.committed(group);
   }
 
@@ -275,6 +283,21 @@ export class Sqlite {
   onCommit(callback: () => void): void {
     if (this.depth === 0) callback();
     else this.afterCommit.push(callback);
+  }
+
+  /**
+   * Undoes, if the current transaction (or the request's savepoint in a group) rolls
+   * back, what its caller changed in memory beside it: an index kept in step with rows.
+   * Outside a transaction there is nothing to roll back.
+   */
+  onRollback(callback: () => void): void {
+    if (this.depth > 0) this.undo.push(callback);
+  }
+
+  /** After a rollback to `mark`: what was done in memory since is undone, newest first, once the rows are back. */
+  private rolledBack(mark: number): void {
+    const undone = this.undo.splice(mark);
+    for (let i = undone.length - 1; i >= 0; i--) undone[i]!();
   }
 
   close(): void {

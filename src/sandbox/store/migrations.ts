@@ -226,4 +226,27 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE idempotency;
   ALTER TABLE idempotency_v6 RENAME TO idempotency;
   `,
+  // 7: idempotency records appended in the order made, with no index of their keys: a key
+  // is found through the store's index in memory (IdempotencyStore), built at open. Keyed
+  // by (account, key) in a B-tree, every request's random key landed on a page of its own,
+  // written to the WAL and checkpointed again: half the bytes a request wrote.
+  `
+  CREATE TABLE idempotency_v7 (
+    seq INTEGER PRIMARY KEY,
+    account INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    body_hash TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    created TEXT NOT NULL,
+    object_seq INTEGER,
+    version INTEGER,
+    response TEXT
+  );
+  INSERT INTO idempotency_v7 (account, key, method, path, body_hash, status, created, object_seq, version, response)
+    SELECT account, key, method, path, body_hash, status, created, object_seq, version, response FROM idempotency ORDER BY created;
+  DROP TABLE idempotency;
+  ALTER TABLE idempotency_v7 RENAME TO idempotency;
+  `,
 ];
