@@ -49,18 +49,19 @@ const percentile = (values, p) => {
 
 /**
  * The local app: answers 200 to everything and notes when the first and the last event of
- * a run arrived. While listen delivers, it notes when each event id first arrived (by the
- * customer it carries, which the bench knows from its create request), and keeps the
- * bodies of the first EVENTS for the baseline.
+ * a run arrived. In each phase (through listen, then the baseline's) it notes when each
+ * event id first arrived (by the customer it carries, which the bench knows from its
+ * create request), and keeps the bodies of the first WARMUP_EVENTS + EVENTS: listen's are
+ * what the baseline sends. Both phases do the same work an event, so the app costs the
+ * baseline what it costs listen (it shares the machine's two cores with either side).
  */
-const arrivals = new Map(); // customer id → { eventId, at }
-const eventIds = new Set();
-let deliveries = 0;
+const phase = () => ({ arrivals: new Map(), eventIds: new Set(), deliveries: 0, bodies: [] });
+const throughListen = phase();
+const { arrivals, eventIds, bodies } = throughListen; // arrivals: customer id → { eventId, at }
+let current = throughListen;
 let firstArrival;
 let lastArrival = 0;
-const bodies = [];
 const waiting = new Map(); // customer id → resolve(at)
-let throughListen = true;
 const app = createServer((req, res) => {
   let body = '';
   req.on('data', (chunk) => (body += chunk));
@@ -70,12 +71,11 @@ const app = createServer((req, res) => {
     const event = JSON.parse(body);
     firstArrival ??= at;
     lastArrival = at;
-    if (!throughListen) return;
-    deliveries++;
-    if (eventIds.has(event.id)) return;
-    eventIds.add(event.id);
-    arrivals.set(event.data.object.id, { eventId: event.id, at });
-    if (bodies.length < WARMUP_EVENTS + EVENTS) bodies.push({ id: event.id, body });
+    current.deliveries++;
+    if (current.eventIds.has(event.id)) return;
+    current.eventIds.add(event.id);
+    current.arrivals.set(event.data.object.id, { eventId: event.id, at });
+    if (current.bodies.length < WARMUP_EVENTS + EVENTS) current.bodies.push({ id: event.id, body });
     waiting.get(event.data.object.id)?.(at);
   });
 });
@@ -162,11 +162,11 @@ try {
     }
   }
   await api.close();
-  const duplicates = deliveries - eventIds.size;
+  const duplicates = throughListen.deliveries - eventIds.size;
 
   // Baseline: the same bodies, signed with the same secret, POSTed straight to the app,
   // WINDOW at a time, timed by the app as listen's were; then one at a time for latency.
-  throughListen = false;
+  current = phase();
   const signer = new Webhook(secret);
   const direct = new Agent({ connections: WINDOW });
   const post = async ({ id, body }) => {
