@@ -82,11 +82,11 @@ export class DeliveryStore {
     return this.db.get<{ next: number | null }>("SELECT min(next_attempt_at) AS next FROM deliveries WHERE status = 'pending' AND next_attempt_at > ?", nowMs)?.next ?? undefined;
   }
 
-  /** Records an attempt; `next` is the retry time, or the final status. */
   /**
-   * What an attempt came to. One in flight when its endpoint was disabled or deleted
-   * (canceled meanwhile) is still kept: the receiver got it, and its answer (2xx, 410)
-   * is the delivery's end; one that would be retried stays canceled.
+   * Records an attempt; `next` is the retry time, or the final status. An attempt in
+   * flight when its endpoint was disabled or deleted (canceled meanwhile) is still kept:
+   * the receiver got it, and its answer (2xx, 410) is the delivery's end; one that would
+   * be retried stays canceled.
    */
   record(id: number, attempts: DeliveryAttempt[], next: { retryAt: number } | { status: Exclude<DeliveryStatus, 'pending'> }): void {
     if ('retryAt' in next) {
