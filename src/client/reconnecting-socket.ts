@@ -108,6 +108,15 @@ export class ReconnectingSocket<In extends Frame, Out extends Frame> {
     return true;
   }
 
+  /** Flow control: the open connection is not read until resume() (a new one is read from the start). */
+  pause(): void {
+    this.ws?.pause();
+  }
+
+  resume(): void {
+    this.ws?.resume();
+  }
+
   /** Closes the connection and ends run(). */
   stop(): void {
     this.stopped = true;

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,10 @@ import type { Event } from '../domain/events.js';
 import { acquireLock } from '../infra/pid-lock.js';
 import { ListenerRunningError } from './errors.js';
 import { classify, type DeliveryResult, Forwarder, type ListenSink, targetsOf } from './forwarder.js';
-import { Spool } from './spool.js';
+import { pendingOf, type Received, Spool } from './spool.js';
+
+/** Keeps each event for its targets, and moves the cursor to the newest in log order (as listen spools what it received). */
+const keep = (spool: Spool, batch: Received[]) => spool.keep(batch.flatMap((received) => received.targets.map((target) => pendingOf(received, target))), batch.findLast((received) => received.inOrder)?.event.id);
 
 describe('targetsOf', () => {
   const routing = {
@@ -55,8 +59,8 @@ describe('Spool', () => {
       const file = join(dir, 'listen', 'lsn_test.db');
       let spool = new Spool(file);
       const ids = (pending: Array<{ event: Event }>) => pending.map((p) => p.event.id);
-      expect(ids(spool.receive([received('evt_1', ['a', 'b'], true)]))).toEqual(['evt_1', 'evt_1']);
-      const added = spool.receive([
+      expect(ids(keep(spool, [received('evt_1', ['a', 'b'], true)]))).toEqual(['evt_1', 'evt_1']);
+      const added = keep(spool, [
         received('evt_2', ['a'], true),
         received('evt_1', ['a', 'b'], false), // a resend while still waiting: not doubled
         received('evt_0', ['a'], false), // a resend of an old event leaves the cursor
@@ -138,12 +142,15 @@ describe('Forwarder with a window of deliveries in flight', () => {
   };
 
   /** A forwarder of the sandbox's account to the app, on a spool of its own; resolves once it is ready. */
-  async function forwarding(sb: TestSandbox, app: Receiver, spoolFile: string) {
+  async function forwarding(sb: TestSandbox, app: Receiver, spoolFile: string, onDelivery?: (result: DeliveryResult) => void) {
     const deliveries: DeliveryResult[] = [];
     const said: string[] = [];
     let ready!: () => void;
     const isReady = new Promise<void>((resolve) => (ready = resolve));
-    const sink: ListenSink = { ready: () => ready(), event() {}, delivery: (result) => void deliveries.push(result), notice: (text) => void said.push(text), warning: (text) => void said.push(`! ${text}`) };
+    const sink: ListenSink = { ready: () => ready(), event() {}, delivery: (result) => {
+      deliveries.push(result);
+      onDelivery?.(result);
+    }, notice: (text) => void said.push(text), warning: (text) => void said.push(`! ${text}`) };
     const forwarder = new Forwarder({ baseUrl: sb.baseUrl, headers: sb.headers, listenerId: 'lsn_window1234', secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=', spoolFile, routing: { forwardTo: [app.url()], routes: [] }, forwardHeaders: {}, timeoutMs: 30_000, skipVerify: false, sink });
     const run = forwarder.run();
     later(async () => {
@@ -153,6 +160,18 @@ describe('Forwarder with a window of deliveries in flight', () => {
     await isReady;
     return { forwarder, deliveries, run, said };
   }
+
+  /** What the spool holds, as another process would read it: its rows, and its cursor. */
+  const onDisk = (spoolFile: string) => {
+    const db = new DatabaseSync(spoolFile, { readOnly: true });
+    try {
+      const rows = db.prepare('SELECT event_id FROM pending ORDER BY seq').all().map((row) => row.event_id);
+      const cursor = db.prepare("SELECT value FROM state WHERE key = 'cursor'").get()?.value;
+      return { rows, cursor };
+    } finally {
+      db.close();
+    }
+  };
 
   const spoolIn = () => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-spool-'));
@@ -193,6 +212,59 @@ describe('Forwarder with a window of deliveries in flight', () => {
     expect(receiver.received).toHaveLength(20);
   });
 
+  it('spools nothing the app takes at once, never moves the cursor past an event it has not, and spools one it holds past a second', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    receiver.respond = async () => {
+      if (receiver.received.length <= 3) await released;
+      return 200;
+    };
+    const spoolFile = spoolIn();
+    await customers(sb, 1); // before it: where its first run starts, and its spool's cursor
+    const start = (await sb.events()).at(-1)!.id;
+    const { forwarder } = await forwarding(sb, receiver, spoolFile);
+    expect(onDisk(spoolFile).cursor).toBe(start);
+    await customers(sb, 3);
+    await until(() => receiver.received.length, (n) => n === 3, 'three deliveries held by the app');
+    const held = (await sb.events()).slice(-3).map((event) => event.id); // oldest first
+    // In flight and not spooled: a listen killed now gets them again from the log, after the cursor.
+    expect(onDisk(spoolFile)).toEqual({ rows: [], cursor: start });
+    await until(() => onDisk(spoolFile), (disk) => disk.rows.length === 3, 'the held events spooled', 5_000);
+    expect(onDisk(spoolFile)).toEqual({ rows: held, cursor: held[2] });
+    release();
+    await until(() => forwarder.settled, (n) => n === 3, 'the held events acknowledged');
+    expect(onDisk(spoolFile)).toEqual({ rows: [], cursor: held[2] });
+    // Taken at once: settled without a row, the cursor after the newest.
+    await customers(sb, 5);
+    await until(() => forwarder.settled, (n) => n === 8, 'five more acknowledged');
+    const newest = (await sb.events()).at(-1)!.id;
+    await until(() => onDisk(spoolFile), (disk) => disk.cursor === newest, 'the cursor after the newest');
+    expect(onDisk(spoolFile).rows).toEqual([]);
+  });
+
+  it('spools an event the app fails before it notes the failure, and moves the cursor past it', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    // The second request the app gets is failed once.
+    receiver.respond = () => (receiver.received.length === 2 ? 500 : 200);
+    const spoolFile = spoolIn();
+    let atFailure: ReturnType<typeof onDisk> | undefined;
+    const { forwarder } = await forwarding(sb, receiver, spoolFile, (result) => {
+      if (result.outcome === 'retrying') atFailure ??= onDisk(spoolFile);
+    });
+    await customers(sb, 3);
+    await until(() => forwarder.settled, (n) => n === 3, 'every event acknowledged after one retry', 10_000);
+    const ids = (await sb.events()).map((event) => event.id); // oldest first
+    const failed = receiver.received[1]!.id;
+    expect(receiver.received.filter((r) => r.id === failed)).toHaveLength(2);
+    // On disk when the failure is told (not a second later), and the cursor is not before it.
+    expect(atFailure!.rows).toContain(failed);
+    expect(ids.indexOf(atFailure!.cursor as string)).toBeGreaterThanOrEqual(ids.indexOf(failed));
+    await until(() => onDisk(spoolFile).rows, (rows) => rows.length === 0, 'the spool empty once it was delivered');
+  });
+
   it('delivers, oldest first, more events than it keeps in memory: an earlier run\'s spool and what arrives meanwhile', async () => {
     const sb = await sandbox();
     const receiver = await app();
@@ -203,7 +275,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
       const event: Event = { id: `evt_earlier${String(i).padStart(5, '0')}`, object: 'event', type: 'customer.created', created: '2030-01-15T00:00:00Z', livemode: false, data: { object: { id: `cus_earlier${i}`, object: 'customer', created: '2030-01-15T00:00:00Z', livemode: false } } };
       return { event, payload: JSON.stringify(event), targets: [receiver.url()], inOrder: false };
     });
-    earlier.receive(left);
+    keep(earlier, left);
     earlier.close();
     const { forwarder } = await forwarding(sb, receiver, spoolFile);
     await customers(sb, 3);
@@ -227,7 +299,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
     const spoolFile = spoolIn();
     const gone = 'http://127.0.0.1:9/gone';
     const earlier = new Spool(spoolFile);
-    earlier.receive(['a', 'b'].map((n) => {
+    keep(earlier, ['a', 'b'].map((n) => {
       const event: Event = { id: `evt_left${n}`, object: 'event', type: 'customer.created', created: '2030-01-15T00:00:00Z', livemode: false, data: { object: { id: `cus_left${n}`, object: 'customer', created: '2030-01-15T00:00:00Z', livemode: false } } };
       return { event, payload: JSON.stringify(event), targets: n === 'a' ? [receiver.url(), gone] : [gone], inOrder: false };
     }));

@@ -6,7 +6,7 @@ import { type Event, matchesType } from '../domain/events.js';
 import { acquireLock } from '../infra/pid-lock.js';
 import { postSignedEvent } from '../infra/webhook-post.js';
 import { ListenerRunningError } from './errors.js';
-import { type Pending, type Received, Spool } from './spool.js';
+import { type Pending, pendingOf, type Received, Spool } from './spool.js';
 import { lostNotice, type ReadyFrame, reconnectedNotice, resumedNotice, Tunnel } from './tunnel.js';
 
 /** Where events go: every `--forward-to` URL, unless a `--route` pattern claims the type. */
@@ -110,8 +110,15 @@ const WINDOW = 16;
 /**
  * A target's events waiting in the spool are kept in memory up to about this many
  * (more when that many are backing off); beyond, they stay on disk until there is room.
+ * Events not spooled are kept up to as many: from half as many, the tunnel is not read
+ * until there is room again (the service's log keeps what is not read yet).
  */
 const IN_MEMORY = 1_000;
+/**
+ * An event the app has not taken this long after it arrived is spooled (as one it failed
+ * is at once): the cursor moves past it, and a restart does not replay what came after.
+ */
+const UNSPOOLED_MS = 1_000;
 const APP_DOWN_STATUSES = new Set([502, 503, 504]);
 /** 4xx answers worth retrying; any other 4xx is the app refusing the event for good. */
 const RETRYABLE_4XX = new Set([408, 425, 429]);
@@ -145,18 +152,28 @@ interface TargetState {
   pumping: boolean;
 }
 
-/**
+/** An event of this run, in log order, not spooled: the service's log holds it after the spool's cursor. */
+interface Unspooled {
+  id: string;
+  receivedAt: number;
+  /** Its deliveries not finished yet. */
+  pendings: Pending[];
+}
+
 /**
  * The engine of `pay webhooks listen` (as stripe-cli's proxy is of its listen): the
- * tunnel brings the account's events in log order; each is written to the spool before
- * anything else (a burst in one transaction), then forwarded, signed with the profile's
- * listen secret, to its targets; it is acknowledged upstream once every target took it
- * (2xx), refused it for good (another 4xx) or was given up on, and the spool has let it
- * go. Per target, events go out oldest first, up to WINDOW in flight: an app that is down
- * is probed with its oldest event, one at a time, and once back receives the rest in
- * order; an event the app fails (5xx, timeout) backs off on its own so later ones go ahead.
- * What is sent comes from memory (the rows the spool returned as it kept them); the
- * spool is read only for what an earlier run left or what did not fit in memory.
+ * tunnel brings the account's events in log order; each is forwarded, signed with the
+ * profile's listen secret, to its targets, and acknowledged upstream once every target
+ * took it (2xx), refused it for good (another 4xx) or was given up on. Nothing is lost
+ * if listen dies: the spool's cursor never passes an event that is neither finished nor
+ * spooled, so the next run gets it again from the service's log. An event the app takes
+ * at once is never written to the spool; one it fails, or has not taken within
+ * UNSPOOLED_MS, is spooled (and the cursor moves past it), and so is everything when there
+ * is no room in memory, or the run stops or reconnects. Per target, events go out oldest
+ * first, up to WINDOW in flight: an app that is down is probed with its oldest event, one
+ * at a time, and once back receives the rest in order; an event the app fails (5xx,
+ * timeout) backs off on its own so later ones go ahead. What is sent comes from memory;
+ * the spool is read only for what an earlier run left or what did not fit in memory.
  */
 export class Forwarder {
   /** Opened by run() once it holds the spool's lock: a listen refused never touches it. */
@@ -167,10 +184,23 @@ export class Forwarder {
   private readonly deliveries = new Set<Promise<void>>();
   /** Aborted when stop() stops waiting for the deliveries in flight. */
   private readonly flush = new AbortController();
-  /** Received and not yet spooled: written together once the current burst of frames is read. */
+  /** Received and not yet taken in: taken together once the current burst of frames is read. */
   private received: Received[] = [];
-  /** Delivered (or refused, or given up) and not yet let go by the spool. */
+  /** In-order events taken in and not spooled, oldest first, by id; each leaves once finished or spooled. */
+  private readonly unspooled = new Map<string, Unspooled>();
+  /** The newest in-order event received: where a reconnect resumes (what came before is in memory or spooled). */
+  private receivedAfter: string | undefined;
+  /** Where the spool's cursor may stand: every in-order event received up to it is finished or spooled. */
+  private settledAfter: string | undefined;
+  /** Where the spool's cursor stands. */
+  private cursorKept: string | undefined;
+  /** The tunnel is not read while there is no room for more unspooled events. */
+  private paused = false;
+  /** Delivered (or refused, or given up), spooled, and not yet let go by the spool. */
   private finished: Pending[] = [];
+  /** Events finished that were never spooled: acknowledged with the next batch. */
+  private finishedUnspooled: string[] = [];
+  private settleTimer: NodeJS.Timeout | undefined;
   private spoolClosed = true;
   private stopping = false;
   private stopped: Promise<number> | undefined;
@@ -218,7 +248,8 @@ export class Forwarder {
       this.unlock = await acquireLock(`${this.options.spoolFile}.lock`, (locked) => new ListenerRunningError(locked));
       this.spool = new Spool(this.options.spoolFile);
       this.spoolClosed = false;
-      this.resumedFrom = this.options.from === undefined ? this.spool.cursor : undefined;
+      this.cursorKept = this.spool.cursor;
+      this.resumedFrom = this.options.from === undefined ? this.cursorKept : undefined;
       await this.tunnel.run();
     } finally {
       await this.stop();
@@ -255,8 +286,9 @@ export class Forwarder {
       for (const target of this.targets.values()) clearTimeout(target.timer);
       await Promise.allSettled(this.deliveries);
       clearTimeout(flush);
-      this.spoolReceived();
-      this.settleFinished();
+      this.takeReceived();
+      this.spoolUnspooled();
+      this.settle();
       await this.agent.close();
       let waiting = 0;
       if (!this.spoolClosed) {
@@ -272,7 +304,7 @@ export class Forwarder {
   }
 
   private query(): Record<string, string | undefined> {
-    const where = this.from !== undefined ? { from: this.from } : { after: this.spool.cursor };
+    const where = this.from !== undefined ? { from: this.from } : { after: this.receivedAfter ?? this.cursorKept };
     return { listener: this.options.listenerId, types: this.options.types?.join(','), ...where };
   }
 
@@ -292,9 +324,14 @@ export class Forwarder {
 
   private onReady(frame: ReadyFrame, reconnected: boolean): void {
     if (frame.after !== null) {
+      // Streaming resumes after frame.after: what came before and is not finished waits in the spool.
+      this.spoolUnspooled();
       this.spool.cursor = frame.after;
+      this.receivedAfter = this.settledAfter = this.cursorKept = frame.after;
       this.from = undefined;
     }
+    // A new connection is read from the start.
+    this.paused = false;
     const sink = this.options.sink;
     if (frame.cursor_source === 'after_gone') {
       sink.warning(`The service no longer has the event this listener stopped at (was the account reset?): delivering the ${frame.backlog} events logged after it.`);
@@ -355,29 +392,65 @@ export class Forwarder {
   }
 
   private onEvent(event: Event, resend: boolean): void {
+    if (!resend) {
+      this.receivedAfter = event.id;
+      this.from = undefined;
+    }
     this.received.push({ event, payload: JSON.stringify(event), targets: targetsOf(this.options.routing, event.type), inOrder: !resend });
-    if (this.received.length === 1) setImmediate(() => this.spoolReceived());
+    if (this.received.length === 1) setImmediate(() => this.takeReceived());
+    // Half way, and at once: one turn of the event loop reads many frames, and one already on its way still finds room.
+    if (!this.paused && this.unspooled.size + this.received.length >= IN_MEMORY / 2) {
+      this.paused = true;
+      this.tunnel.pause();
+    }
   }
 
-  /** Spools what was received (durably, before any of it is forwarded), says so, and sends it on. */
-  private spoolReceived(): void {
+  /**
+   * Takes in what was received, says so, and sends it on. In-order events wait in memory
+   * while every target has room (what a target has waiting in the spool is all in memory,
+   * and there is room for more); otherwise everything not spooled is spooled, then they
+   * are, as a target reads its spool back in order. A resend, outside the log order, is
+   * spooled at once: the cursor does not bring it back.
+   */
+  private takeReceived(): void {
     const batch = this.received;
     if (batch.length === 0 || this.spoolClosed) return;
     this.received = [];
-    for (const pending of this.spool.receive(batch)) {
-      const target = this.targets.get(pending.target)!;
-      // Kept in memory while everything the target has waiting is, up to IN_MEMORY; else read back when there is room.
-      if (target.complete && target.waiting.size < IN_MEMORY) {
-        target.waiting.set(pending.event.id, pending);
-        target.loadedSeq = pending.seq;
-      } else {
-        target.complete = false;
+    // A delivery the target already has waiting in memory is not doubled.
+    const deliveries = (received: Received) => received.targets.filter((url) => !this.targets.get(url)!.waiting.has(received.event.id)).map((url) => pendingOf(received, url));
+    const now = Date.now();
+    const entries: Unspooled[] = [];
+    const resent: Pending[] = [];
+    const adding = new Map<string, number>();
+    for (const received of batch) {
+      const pendings = deliveries(received);
+      if (!received.inOrder) {
+        resent.push(...pendings);
+        continue;
       }
+      entries.push({ id: received.event.id, receivedAt: now, pendings });
+      for (const { target } of pendings) adding.set(target, (adding.get(target) ?? 0) + 1);
     }
+    const room = [...adding].every(([url, n]) => {
+      const target = this.targets.get(url)!;
+      return target.complete && target.waiting.size + n <= IN_MEMORY;
+    });
+    if (room) {
+      for (const entry of entries) {
+        this.unspooled.set(entry.id, entry);
+        for (const pending of entry.pendings) this.targets.get(pending.target)!.waiting.set(pending.event.id, pending);
+      }
+      this.advance();
+    } else if (entries.length > 0) {
+      this.spoolUnspooled();
+      this.settledAfter = this.cursorKept = entries.at(-1)!.id;
+      this.hold(this.spool.keep(entries.flatMap((entry) => entry.pendings), this.cursorKept));
+    }
+    if (resent.length > 0) this.hold(this.spool.keep(resent));
+    if (this.unspooled.size > 0) this.settleSoon();
     const touched = new Set<string>();
     const unrouted: string[] = [];
     for (const { event, payload, targets, inOrder } of batch) {
-      if (inOrder) this.from = undefined;
       this.options.sink.event(event, targets, !inOrder, payload);
       if (targets.length === 0) unrouted.push(event.id);
       for (const url of targets) touched.add(url);
@@ -388,6 +461,55 @@ export class Forwarder {
     for (const url of touched) {
       const target = this.targets.get(url);
       if (target?.down === 0) this.pumpNow(target);
+    }
+  }
+
+  /** Spooled deliveries are kept in memory while everything their target has waiting is, up to IN_MEMORY; else read back when there is room. */
+  private hold(added: Pending[]): void {
+    for (const pending of added) {
+      const target = this.targets.get(pending.target)!;
+      if (target.complete && target.waiting.size < IN_MEMORY) {
+        target.waiting.set(pending.event.id, pending);
+        target.loadedSeq = pending.seq;
+      } else {
+        target.complete = false;
+      }
+    }
+  }
+
+  /**
+   * Spools the oldest unspooled events, through the one with id `through` (all of them
+   * without it): their deliveries not finished yet, which stay in memory. The cursor
+   * moves past them.
+   */
+  private spoolUnspooled(through?: string): void {
+    if (this.unspooled.size === 0) return;
+    const pendings: Pending[] = [];
+    for (const entry of this.unspooled.values()) {
+      this.unspooled.delete(entry.id);
+      this.settledAfter = entry.id;
+      pendings.push(...entry.pendings);
+      if (entry.id === through) break;
+    }
+    this.advance();
+    this.cursorKept = this.settledAfter;
+    for (const pending of this.spool.keep(pendings, this.cursorKept)) {
+      // Already in memory, so not to be read back; when its target's spool is not all in memory it may be, and replaces itself by id.
+      const target = this.targets.get(pending.target)!;
+      if (target.complete) target.loadedSeq = Math.max(target.loadedSeq, pending.seq);
+    }
+  }
+
+  /** The oldest unspooled events that are finished are let go: the cursor may pass them. */
+  private advance(): void {
+    for (const entry of this.unspooled.values()) {
+      if (entry.pendings.length > 0) break;
+      this.unspooled.delete(entry.id);
+      this.settledAfter = entry.id;
+    }
+    if (this.paused && this.unspooled.size < IN_MEMORY / 4) {
+      this.paused = false;
+      this.tunnel.resume();
     }
   }
 
@@ -466,11 +588,14 @@ export class Forwarder {
     const at = Date.parse(attempt.attempted_at);
     let outcome: DeliveryOutcome = classify(attempt.status_code, attempt.error);
     let retryIn: number | null = null;
+    // An event the app failed is spooled, with those before it, before its retry is noted there.
+    if ((outcome === 'app_down' || outcome === 'retrying') && this.unspooled.has(pending.event.id)) this.spoolUnspooled(pending.event.id);
     if (outcome === 'delivered' || outcome === 'rejected') {
       this.finish(target, pending);
       if (target.down > 0) {
-        // Finished events leave the spool in the next batch: they are not waiting.
-        const waiting = this.spool.count(target.url) - this.finished.filter((done) => done.target === target.url).length;
+        // Finished events leave the spool in the next batch: they are not waiting; unspooled ones are.
+        const unspooled = [...target.waiting.values()].filter((waiting) => waiting.seq === 0).length;
+        const waiting = this.spool.count(target.url) - this.finished.filter((done) => done.target === target.url).length + unspooled;
         const rest = waiting === 0 ? '.' : `: delivering the ${waiting === 1 ? 'event' : `${waiting} events`} waiting for it.`;
         this.options.sink.notice(`${target.url} is answering again${rest}`);
       }
@@ -512,18 +637,51 @@ export class Forwarder {
     }
   }
 
-  /** The target is done with the event: it waits no more, and leaves the spool with the next batch. */
+  /** The target is done with the event: it waits no more, and leaves the spool with the next batch (if it is there). */
   private finish(target: TargetState, pending: Pending): void {
     target.waiting.delete(pending.event.id);
-    this.finished.push(pending);
-    if (this.finished.length === 1) setTimeout(() => this.settleFinished(), SETTLE_MS);
+    const entry = pending.seq === 0 ? this.unspooled.get(pending.event.id) : undefined;
+    const at = entry?.pendings.indexOf(pending) ?? -1;
+    if (entry && at >= 0) {
+      entry.pendings.splice(at, 1);
+      if (entry.pendings.length === 0) {
+        this.finishedUnspooled.push(entry.id);
+        this.advance();
+      }
+    } else if (pending.seq !== 0) {
+      this.finished.push(pending);
+    }
+    this.settleSoon();
   }
 
-  /** Lets go of what was finished, in one transaction, then acknowledges each event no target still waits for. */
-  private settleFinished(): void {
+  private settleSoon(): void {
+    this.settleTimer ??= setTimeout(() => this.settle(), SETTLE_MS);
+  }
+
+  /**
+   * Spools what the app has not taken within UNSPOOLED_MS; lets go of what was finished
+   * and moves the cursor, in one transaction; then acknowledges each event no target
+   * still waits for. Again in SETTLE_MS while anything unspooled waits.
+   */
+  private settle(): void {
+    clearTimeout(this.settleTimer);
+    this.settleTimer = undefined;
+    if (this.spoolClosed) return;
+    const old = Date.now() - UNSPOOLED_MS;
+    let through: string | undefined;
+    for (const entry of this.unspooled.values()) {
+      if (entry.receivedAt > old) break;
+      through = entry.id;
+    }
+    if (through !== undefined) this.spoolUnspooled(through);
     const batch = this.finished;
-    if (batch.length === 0 || this.spoolClosed) return;
     this.finished = [];
-    this.acknowledge(this.spool.done(batch));
+    const cursor = this.settledAfter !== this.cursorKept ? this.settledAfter : undefined;
+    this.cursorKept = this.settledAfter ?? this.cursorKept;
+    const settled = this.spool.done(batch, cursor);
+    const unspooled = this.finishedUnspooled;
+    this.finishedUnspooled = [];
+    this.acknowledge([...settled, ...unspooled]);
+    if (this.unspooled.size > 0) this.settleSoon();
   }
 }

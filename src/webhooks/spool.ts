@@ -5,7 +5,10 @@ import { Sqlite } from '../infra/sqlite.js';
 
 /** One event waiting to reach one target: a row of the spool, mirrored as it changes. */
 export interface Pending {
-  /** Its place in the spool: a target gets its events in this order. */
+  /**
+   * Its place in the spool: a target gets its events in this order. 0 while it is not
+   * spooled (the service's log still holds it after the spool's cursor).
+   */
   seq: number;
   event: Event;
   /** The event as it is sent (and kept): serialised once. */
@@ -25,6 +28,9 @@ export interface Received {
   /** False for a resend, outside the log order: it does not move the cursor. */
   inOrder: boolean;
 }
+
+/** The delivery of a received event to one of its targets, before any attempt and not yet spooled. */
+export const pendingOf = ({ event, payload }: Received, target: string): Pending => ({ seq: 0, event, payload, target, attempts: 0, firstAttemptAt: null, nextAttemptAt: 0 });
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -52,12 +58,13 @@ interface PendingRow {
 }
 
 /**
- * `listen`'s local spool (node:sqlite under the config dir): every event received waits
- * here, per target, until its app took it or refused it for good, so neither the app's
- * restarts nor listen's own lose one. It also keeps the cursor: the newest event received
- * in log order. Whatever was received is either delivered or still here, so the next run
- * resumes after the cursor. The forwarder keeps what it is about to send in memory (the
- * rows `receive` and `load` return): on the way out, the spool is only written to.
+ * `listen`'s local spool (node:sqlite under the config dir): events the app has not taken
+ * wait here, per target, until it took them or refused them for good, so neither the app's
+ * restarts nor listen's own lose one. It also keeps the cursor: the newest event in log
+ * order up to which every event received is either finished or here, so the next run
+ * resumes after it and the service's log brings back the rest. The forwarder keeps what it
+ * is about to send in memory (what it hands to `keep`, and the rows `load` returns): on
+ * the way out, the spool is only written to.
  */
 export class Spool {
   private readonly db: Sqlite;
@@ -87,21 +94,21 @@ export class Spool {
   }
 
   /**
-   * Keeps each event for its targets, a burst in one transaction (durable before any of
-   * it is forwarded); a resent event outside the log order leaves the cursor alone. An
-   * event already waiting for a target is not doubled. Returns the rows it added, in order.
+   * Keeps these deliveries (each gets its seq; one the spool already has for its target
+   * is not doubled) and moves the cursor to `cursor`, in one transaction: durable before
+   * the cursor passes them. Returns those it added, in order.
    */
-  receive(batch: readonly Received[]): Pending[] {
+  keep(pendings: readonly Pending[], cursor?: string): Pending[] {
     return this.db.transaction(() => {
-      const added: Pending[] = [];
-      let cursor: string | undefined;
-      for (const { event, payload, targets, inOrder } of batch) {
-        for (const target of targets) {
-          const { changes, lastInsertRowid } = this.db.run('INSERT OR IGNORE INTO pending (event_id, target, event, next_attempt_at) VALUES (?, ?, ?, 0)', event.id, target, payload);
-          if (Number(changes) > 0) added.push({ seq: Number(lastInsertRowid), event, payload, target, attempts: 0, firstAttemptAt: null, nextAttemptAt: 0 });
-        }
-        if (inOrder) cursor = event.id;
-      }
+      const added = pendings.filter((pending) => {
+        const { changes, lastInsertRowid } = this.db.run(
+          'INSERT OR IGNORE INTO pending (event_id, target, event, attempts, first_attempt_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)',
+          pending.event.id, pending.target, pending.payload, pending.attempts, pending.firstAttemptAt, pending.nextAttemptAt,
+        );
+        if (Number(changes) === 0) return false;
+        pending.seq = Number(lastInsertRowid);
+        return true;
+      });
       if (cursor !== undefined) this.setState('cursor', cursor);
       return added;
     });
@@ -122,10 +129,15 @@ export class Spool {
     this.db.transaction(() => this.db.run('UPDATE pending SET attempts = ?, first_attempt_at = ?, next_attempt_at = ? WHERE seq = ?', pending.attempts, pending.firstAttemptAt, retryAt, pending.seq));
   }
 
-  /** Targets are done with these events, in one transaction of two statements: the ids of those no target still waits for. */
-  done(finished: readonly Pending[]): string[] {
-    if (finished.length === 0) return [];
+  /**
+   * Targets are done with these events (and the cursor moves to `cursor`), in one
+   * transaction: the ids of those no target still waits for.
+   */
+  done(finished: readonly Pending[], cursor?: string): string[] {
+    if (finished.length === 0 && cursor === undefined) return [];
     return this.db.transaction(() => {
+      if (cursor !== undefined) this.setState('cursor', cursor);
+      if (finished.length === 0) return [];
       this.db.run('DELETE FROM pending WHERE seq IN (SELECT value FROM json_each(?))', JSON.stringify(finished.map((pending) => pending.seq)));
       const ids = JSON.stringify([...new Set(finished.map((pending) => pending.event.id))]);
       return this.db

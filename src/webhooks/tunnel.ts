@@ -103,6 +103,15 @@ export class Tunnel {
     if (ids.length > 0) this.socket.send({ type: 'ack', ids });
   }
 
+  /** Stops reading events until resume() (the service keeps them: its sends wait for room). */
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
   stop(): void {
     this.socket.stop();
   }
