@@ -121,6 +121,8 @@ export class ReconnectingSocket<In extends Frame, Out extends Frame> {
   stop(): void {
     this.stopped = true;
     this.wake?.();
+    // Read again: a paused connection would not read the service's answer to the close, and hang until ws's close timeout.
+    this.ws?.resume();
     this.ws?.close(1000, this.options.closeReason);
   }
 

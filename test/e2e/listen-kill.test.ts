@@ -109,4 +109,40 @@ describe('pay webhooks listen never loses an event', () => {
     second.signal('SIGINT');
     expect(await second.exited()).toBe(0);
   }, 90_000);
+
+  it('stops at once while it holds a backlog back (not reading the tunnel), and the next run delivers every event of it', async () => {
+    const args = ['webhooks', 'listen', '--forward-to', app.url('/burst'), '--json'];
+    const before = new Set(await allEventIds());
+    const resume = sb.spawn(args); // from here, a run resumes after the newest event: a backlog
+    await resume.line(/"type":"ready"/);
+    resume.signal('SIGINT');
+    expect(await resume.exited()).toBe(0);
+    await createEvents(700);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    app.respond = async () => {
+      await released;
+      return 200;
+    };
+    const first = sb.spawn(args);
+    await first.line(/"type":"ready"/);
+    // None answered: from 500 waiting it stops reading the tunnel (the service's log keeps the rest).
+    await until(() => first.stdout.filter((line) => line.includes('"type":"event"')).length, (n) => n >= 500, 'the backlog received', 30_000);
+    const interrupted = Date.now();
+    first.signal('SIGINT');
+    expect(await first.exited()).toBe(0);
+    // Its deliveries in flight get 2 s; a connection left paused would wait for ws's 30 s close timeout.
+    expect(Date.now() - interrupted).toBeLessThan(15_000);
+    app.respond = () => 200;
+    release();
+
+    const restartedAt = app.received.length;
+    const second = sb.spawn(args);
+    await second.line(/"type":"ready"/);
+    const created = (await allEventIds()).filter((id) => !before.has(id));
+    expect(created).toHaveLength(700);
+    await app.waitFor(() => created.every((id) => app.received.slice(restartedAt).some((r) => r.id === id)), 60_000, 'every event of the backlog delivered');
+    second.signal('SIGINT');
+    expect(await second.exited()).toBe(0);
+  }, 120_000);
 });
