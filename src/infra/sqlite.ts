@@ -90,12 +90,24 @@ export class Sqlite {
 
   private statement(sql: string): StatementSync {
     this.outsideGroup();
+    return this.prepared(sql);
+  }
+
+  private prepared(sql: string): StatementSync {
     let stmt = this.statements.get(sql);
     if (!stmt) {
       stmt = this.db.prepare(sql);
       this.statements.set(sql, stmt);
     }
     return stmt;
+  }
+
+  /**
+   * Transaction control (BEGIN, SAVEPOINT, RELEASE, COMMIT, ROLLBACK) as a cached
+   * statement: exec() compiles its text every time, and a request runs four of them.
+   */
+  private control(sql: string): void {
+    this.prepared(sql).run();
   }
 
   run(sql: string, ...params: SQLInputValue[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
@@ -126,14 +138,14 @@ export class Sqlite {
         this.depth--;
       }
     }
-    this.db.exec('BEGIN IMMEDIATE');
+    this.control('BEGIN IMMEDIATE');
     this.depth = 1;
     let result: T;
     try {
       result = fn();
-      this.db.exec('COMMIT');
+      this.control('COMMIT');
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      this.control('ROLLBACK');
       this.afterCommit = [];
       this.rolledBack(0);
       throw error;
@@ -158,7 +170,7 @@ export class Sqlite {
       return this.synced.then(() => ('value' in outcome ? outcome.value : Promise.reject(outcome.error)));
     }
     if (!this.group) {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.control('BEGIN IMMEDIATE');
       this.group = [];
       // After the I/O callbacks of this tick (the requests that arrived together); while
       // an fdatasync runs, once it is done (sync), since this group would wait for the
@@ -168,13 +180,13 @@ export class Sqlite {
     const group = this.group;
     const mark = this.afterCommit.length;
     const undoMark = this.undo.length;
-    this.db.exec('SAVEPOINT request');
+    this.control('SAVEPOINT request');
     const outcome = this.inside(fn);
     if ('value' in outcome) {
-      this.db.exec('RELEASE request');
+      this.control('RELEASE request');
     } else {
-      this.db.exec('ROLLBACK TO request');
-      this.db.exec('RELEASE request');
+      this.control('ROLLBACK TO request');
+      this.control('RELEASE request');
       this.afterCommit.length = mark;
       this.rolledBack(undoMark);
     }
@@ -204,9 +216,9 @@ export class Sqlite {
     if (!group) return;
     this.group = undefined;
     try {
-      this.db.exec('COMMIT');
+      this.control('COMMIT');
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      this.control('ROLLBACK');
       this.afterCommit = [];
       this.rolledBack(0);
       for (const waiter of group) waiter.reject(error);

@@ -10,6 +10,9 @@ import type { Shapes } from './shapes.js';
 const COLUMNS = ['status', 'customer_id', 'subscription_id', 'payment_intent_id', 'next_payment_at', 'cancel_at'] as const;
 type Column = (typeof COLUMNS)[number];
 const isColumn = (field: string): field is Column => (COLUMNS as readonly string[]).includes(field);
+/** The statements of a write, made once: a text built per call is hashed afresh to find its cached statement. */
+const INSERT = `INSERT INTO objects (seq, account, kind, id, version, ${COLUMNS.join(', ')}, data) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`;
+const UPDATE = `UPDATE objects SET version = version + 1, ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, data = ? WHERE seq = ? AND id = ? AND account = ? RETURNING version`;
 const columnValues = (object: BaseObject) => COLUMNS.map((field) => {
   const value = (object as unknown as Record<string, unknown>)[field];
   return typeof value === 'string' ? value : null;
@@ -79,7 +82,7 @@ export class ObjectStore {
   insert<T extends BaseObject>(account: string, object: T): T {
     const seq = rowOf(object.id);
     this.db.run(
-      `INSERT INTO objects (seq, account, kind, id, version, ${COLUMNS.join(', ')}, data) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`,
+      INSERT,
       seq, this.accounts.keyOf(account), object.object, object.id, ...columnValues(object), this.shapes.encode(object),
     );
     this.written.set(freeze(object), { seq, version: 1 });
@@ -92,7 +95,7 @@ export class ObjectStore {
     const replace = (seq: number) => {
       this.cache.delete(seq);
       return this.db.get<{ version: number }>(
-        `UPDATE objects SET version = version + 1, ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, data = ? WHERE seq = ? AND id = ? AND account = ? RETURNING version`,
+        UPDATE,
         ...columnValues(object), this.shapes.encode(object), seq, object.id, key,
       )?.version;
     };
