@@ -11,8 +11,14 @@ type Packed = null | boolean | number | string | Packed[];
  * object written, which replays and events depend on. Rows written before (JSON objects,
  * `{…}`) read as they are.
  */
+/** A key list as a path of keys from the root: found by walking keys a writer has at hand, not by making its text. */
+interface KeyPath {
+  next: Map<string, KeyPath>;
+}
+
 export class Shapes {
-  private readonly idByKeys: CommittedCache<string, number>;
+  private readonly root: KeyPath = { next: new Map() };
+  private readonly idByKeys: CommittedCache<KeyPath, number>;
   private readonly keysById: CommittedCache<number, string[]>;
 
   constructor(private readonly db: Database) {
@@ -41,14 +47,18 @@ export class Shapes {
     const record = value as Record<string, unknown>;
     const keys: string[] = [];
     const packed: Packed[] = [0];
+    let path = this.root;
     for (const key of Object.keys(record)) {
       const item = record[key];
       // JSON.stringify leaves these keys out of an object.
       if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
       keys.push(key);
+      let next = path.next.get(key);
+      if (!next) path.next.set(key, (next = { next: new Map() }));
+      path = next;
       packed.push(this.pack(item));
     }
-    packed[0] = this.shapeOf(keys);
+    packed[0] = this.shapeOf(path, keys);
     return packed;
   }
 
@@ -69,12 +79,14 @@ export class Shapes {
   }
 
   /** The shape's number; a new shape is stored in the caller's transaction and kept in memory once that commits. */
-  private shapeOf(keys: string[]): number {
-    const text = JSON.stringify(keys);
-    return this.idByKeys.get(text, () =>
-      this.db.get<{ id: number }>('SELECT id FROM shapes WHERE keys = ?', text)?.id ??
-      this.db.get<{ id: number }>('INSERT INTO shapes (keys) VALUES (?) RETURNING id', text)!.id,
-    )!;
+  private shapeOf(path: KeyPath, keys: string[]): number {
+    return this.idByKeys.get(path, () => {
+      const text = JSON.stringify(keys);
+      return (
+        this.db.get<{ id: number }>('SELECT id FROM shapes WHERE keys = ?', text)?.id ??
+        this.db.get<{ id: number }>('INSERT INTO shapes (keys) VALUES (?) RETURNING id', text)!.id
+      );
+    })!;
   }
 
   private keysOf(id: number): string[] {
