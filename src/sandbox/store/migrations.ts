@@ -250,7 +250,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE idempotency_v7 RENAME TO idempotency;
   `,
   // 8: objects_by_status goes. No query used it: SQLite uses a partial index only where a
-  // query's WHERE implies the index's, and \`kind = ?\` never implies \`kind IN (...)\`, so
+  // query's WHERE implies the index's, and 'kind = ?' never implies 'kind IN (...)', so
   // status lists read the account's objects of that kind (objects_by_kind), as they did.
   // Yet every insert and update of an object paid for it: its IN list is built afresh each
   // time the statement runs (a third of an object write's time).

@@ -176,3 +176,41 @@ describe('the store', () => {
     store.close();
   });
 });
+
+describe('the indexes of objects', () => {
+  it('are each read by a query the store makes: every write pays for every index', () => {
+    const store = new Store(':memory:');
+    const { db } = store;
+    store.db.transaction(() => store.accounts.upsert({ id: 'acct_a', apiKey: 'sk_test_a', clockNow: '2030-01-01T00:00:00Z' }));
+    const customer = store.db.transaction(() => store.objects.insert('acct_a', { id: store.objects.newId('customer'), object: 'customer', created: '2030-01-01T00:00:00Z', livemode: false }));
+    // Every query the store reads objects with, as it makes them, with the values it binds.
+    const queries: Array<[string, unknown[]]> = [];
+    for (const method of ['get', 'all', 'iterate'] as const) {
+      const original = db[method].bind(db) as (sql: string, ...params: unknown[]) => unknown;
+      vi.spyOn(db, method).mockImplementation(((sql: string, ...params: unknown[]) => {
+        if (/FROM objects\b/.test(sql)) queries.push([sql, params]);
+        return original(sql, ...params);
+      }) as never);
+    }
+    for (const filters of [{}, { status: 'past_due' }, { customer_id: customer.id }, { subscription_id: 'sub_x' }, { payment_intent_id: 'pi_x' }]) {
+      store.objects.list('acct_a', 'subscription', { limit: 10, filters });
+    }
+    store.billing.nextPaymentAt('acct_a');
+    store.billing.nextCancelAt('acct_a');
+    store.billing.paymentsDue('acct_a', '2030-02-01T00:00:00Z');
+    store.billing.cancelsDue('acct_a', '2030-02-01');
+    vi.restoreAllMocks();
+
+    const used = new Set<string>();
+    for (const [sql, params] of queries) {
+      for (const { detail } of db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...(params as never[]))) {
+        const index = /USING (?:COVERING )?INDEX (\w+)/.exec(detail)?.[1];
+        if (index) used.add(index);
+      }
+    }
+    const indexes = db.all<{ name: string; origin: string }>('PRAGMA index_list(objects)').filter((index) => index.origin === 'c').map((index) => index.name);
+    expect(indexes.length).toBeGreaterThan(0);
+    expect(indexes.filter((index) => !used.has(index))).toEqual([]);
+    store.close();
+  });
+});

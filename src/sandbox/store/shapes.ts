@@ -3,6 +3,11 @@ import type { Database } from './db.js';
 
 type Packed = null | boolean | number | string | Packed[];
 
+/** A key list as a path of keys from the root: found by walking keys a writer has at hand, not by making its text. */
+interface KeyPath {
+  next: Map<string, KeyPath>;
+}
+
 /**
  * Stored objects without their key names: an object is kept as `[shape, ...values]`, its
  * key list (its shape) stored once in `shapes`, an array as `[0, ...items]`. The objects
@@ -11,11 +16,6 @@ type Packed = null | boolean | number | string | Packed[];
  * object written, which replays and events depend on. Rows written before (JSON objects,
  * `{…}`) read as they are.
  */
-/** A key list as a path of keys from the root: found by walking keys a writer has at hand, not by making its text. */
-interface KeyPath {
-  next: Map<string, KeyPath>;
-}
-
 export class Shapes {
   private readonly root: KeyPath = { next: new Map() };
   private readonly idByKeys: CommittedCache<KeyPath, number>;
