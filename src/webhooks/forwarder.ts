@@ -216,6 +216,8 @@ export class Forwarder {
   private readonly failing = new Map<string, DeliveryResult>();
   /** Releases the spool's lock: one listen of a profile at a time, or each would forward the other's events. */
   private unlock: (() => Promise<void>) | undefined;
+  /** The targets of each event type (targetsOf), worked out once a type: a run sees few types and many events. */
+  private readonly targetsByType = new Map<string, string[]>();
 
   constructor(private readonly options: ForwarderOptions) {
     this.from = options.from;
@@ -396,7 +398,12 @@ export class Forwarder {
       this.receivedAfter = event.id;
       this.from = undefined;
     }
-    this.received.push({ event, payload: JSON.stringify(event), targets: targetsOf(this.options.routing, event.type), inOrder: !resend });
+    let targets = this.targetsByType.get(event.type);
+    if (!targets) {
+      targets = targetsOf(this.options.routing, event.type);
+      this.targetsByType.set(event.type, targets);
+    }
+    this.received.push({ event, payload: JSON.stringify(event), targets, inOrder: !resend });
     if (this.received.length === 1) setImmediate(() => this.takeReceived());
     // Half way, and at once: one turn of the event loop reads many frames, and one already on its way still finds room.
     if (!this.paused && this.unspooled.size + this.received.length >= IN_MEMORY / 2) {
@@ -575,6 +582,7 @@ export class Forwarder {
     const probe = target.down > 0;
     const attemptNumber = pending.attempts + 1;
     target.inFlight.add(pending.event.id);
+    const at = Date.now();
     const attempt = await postSignedEvent(target.url, pending.event, this.options.secret, {
       dispatcher: this.agent,
       userAgent: 'pay-webhooks-listen',
@@ -585,7 +593,6 @@ export class Forwarder {
     target.inFlight.delete(pending.event.id);
     // Cut short by stop(): it stays spooled for the next run.
     if (!attempt) return;
-    const at = Date.parse(attempt.attempted_at);
     let outcome: DeliveryOutcome = classify(attempt.status_code, attempt.error);
     let retryIn: number | null = null;
     // An event the app failed is spooled, with those before it, before its retry is noted there.
