@@ -57,6 +57,15 @@ describe('usage errors', () => {
       stdout: '',
       stderr: "✗ Unknown option '--limt'. Did you mean --limit?\n  Run 'pay customers list --help' for usage.",
     });
+    // A flag spelled as the spec names its field (kebab or snake, with or without _id) points at the flag carrying it.
+    expect(await pay(['payment-methods', 'create', '--type', 'card_present', '--terminal-reader-id', 'tmr_1'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "✗ Unknown option '--terminal-reader-id'. Did you mean --reader?\n  Run 'pay payment-methods create --help' for usage.",
+    });
+    expect((await pay(['payment-methods', 'create', '--terminal_reader=tmr_1'])).stderr).toMatch(/^✗ Unknown option '--terminal_reader=tmr_1'\. Did you mean --reader\?\n/);
+    expect((await pay(['subscriptions', 'create', '--payment-method-id', 'pm_1'])).stderr).toMatch(/^✗ Unknown option '--payment-method-id'\. Did you mean --payment-method\?\n/);
+    expect((await pay(['customers', 'list', '--nothing-like-it'])).stderr).toBe("✗ Unknown option '--nothing-like-it'\n  Run 'pay customers list --help' for usage.");
     expect((await pay(['customers', 'list', '--limit', 'many'])).stderr).toBe("✗ Invalid --limit 'many': must be a whole number.\n  Run 'pay customers list --help' for usage.");
     expect((await pay(['customers', 'get'])).stderr).toBe("✗ Missing <id>: it is required.\n  Run 'pay customers get --help' for usage.");
   });

@@ -1,4 +1,5 @@
 import type { Command, Help, Option } from 'commander';
+import { flagsByField } from './command.js';
 import type { IO } from './io/io.js';
 
 /*
@@ -50,6 +51,20 @@ export function usageMessage(text: string): string {
 }
 
 /**
+ * The flag carrying the request field an unknown flag spells: the spec's field name in
+ * kebab or snake case, with or without its `_id` (`--terminal-reader-id`,
+ * `--terminal_reader`, `--payment-method-id`), as a user who read the spec types it.
+ */
+export function fieldFlagOf(unknown: string, byField: ReadonlyMap<string, string>): string | undefined {
+  const spelled = unknown.replace(/^-+/, '').replace(/=.*$/, '').toLowerCase().replace(/-/g, '_');
+  for (const [field, flag] of byField) {
+    const name = field.replace(/\./g, '_');
+    if (spelled === name || spelled === name.replace(/_id$/, '')) return flag;
+  }
+  return undefined;
+}
+
+/**
  * Once the tree is built: each command with subcommands ends its help with where to
  * learn more and has a help command of its own (not the program's, which is grouped);
  * each command reports usage errors in the house style, pointing at its own --help.
@@ -61,7 +76,10 @@ export function finishHelp(program: Command, io: IO, json: () => boolean): void 
     if (command.commands.length > 0) command.addHelpText('after', `Learn more:\n  Use "${path} <command> --help" for more about a command.`);
     command.configureOutput({
       outputError: (text) => {
-        const message = usageMessage(text);
+        // Commander suggests by spelling only; a flag named after its field is found by the field.
+        const unknown = /^error: unknown option '([^']*)'\s*$/.exec(text);
+        const field = unknown && fieldFlagOf(unknown[1]!, flagsByField.get(command) ?? new Map());
+        const message = usageMessage(field ? `${text.trim()}\n(Did you mean ${field}?)` : text);
         if (json()) return io.errorJSON({ code: 'usage_error', message, exit_code: 2 });
         io.error(message);
         io.info(`  Run '${path} --help' for usage.`);
