@@ -122,12 +122,15 @@ export const arg = {
 /** The long name of a flag, as errors name it: `-y, --yes <x>` → `--yes`. */
 export const longName = (spec: Flag<unknown>) => /--[\w-]+/.exec(spec.flags)![0];
 
+/** The long name of each flag that carries a request field, by that field. */
+const flagByField = (flags: Flags): ReadonlyMap<string, string> => new Map(Object.values(flags).flatMap((spec) => (spec.field ? [[spec.field, longName(spec)] as const] : [])));
+
 /** Each command's flags by the request field they carry: a usage error can point `--terminal-reader-id` at `--reader`. */
 export const flagsByField = new WeakMap<Command, ReadonlyMap<string, string>>();
 
 /** Names a request field by the flag that carries it (a nested field by its own flag or its parent's). */
 export function flagNamer(flags: Flags, names: Record<string, string> = {}): (param: string) => string {
-  const byField = new Map(Object.values(flags).flatMap((spec) => (spec.field ? [[spec.field, longName(spec)] as const] : [])));
+  const byField = flagByField(flags);
   return (param) => {
     if (names[param]) return names[param];
     const path = param.replace(/\.\d+(?=\.|$)/g, '');
@@ -217,7 +220,7 @@ export function defineCommand<const A extends Args = Record<never, never>, const
         if (a.choices) argument.choices(a.choices);
         command.addArgument(argument);
       }
-      flagsByField.set(command, new Map(flags.flatMap(([, given]) => (given.field ? [[given.field, longName(given)] as const] : []))));
+      flagsByField.set(command, flagByField(spec.flags ?? {}));
       let contradiction: string | undefined;
       const attributes = flags.map(([key, given]) => {
         const required = given.required ? ' (required)' : given.prompted ? ' (required; asked for at a terminal)' : '';

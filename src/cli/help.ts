@@ -55,7 +55,7 @@ export function usageMessage(text: string): string {
  * kebab or snake case, with or without its `_id` (`--terminal-reader-id`,
  * `--terminal_reader`, `--payment-method-id`), as a user who read the spec types it.
  */
-export function fieldFlagOf(unknown: string, byField: ReadonlyMap<string, string>): string | undefined {
+function fieldFlagOf(unknown: string, byField: ReadonlyMap<string, string>): string | undefined {
   const spelled = unknown.replace(/^-+/, '').replace(/=.*$/, '').toLowerCase().replace(/-/g, '_');
   for (const [field, flag] of byField) {
     const name = field.replace(/\./g, '_');
