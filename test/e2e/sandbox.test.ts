@@ -389,7 +389,11 @@ describe('accounts, isolation and reset', () => {
       expect((await sb.pay(['sandbox', 'clock', '--json'], { env })).exitCode).toBe(0);
       const added = await sb.pay(['sandbox', 'accounts', 'add', '--name', 'ci2', '--json'], { env });
       expect(added.exitCode, added.stderr).toBe(0);
-      expect((await sb.pay(['customers', 'list', '--profile', 'ci2'], { env: { PAY_CONFIG_DIR: ci } })).exitCode).toBe(0);
+      // The profile points at the sandbox it was added to, which this machine did not start: none is started for it.
+      const listed = await sb.pay(['customers', 'list', '--profile', 'ci2', '--json'], { env: { PAY_CONFIG_DIR: ci } });
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      expect(listed.stderr).toBe('');
+      expect((await sb.pay(['sandbox', 'clock', '--profile', 'ci2', '--json'], { env: { PAY_CONFIG_DIR: ci } })).exitCode).toBe(0);
       expect((await sb.pay(['sandbox', 'reset', '--yes', '--json'], { env })).exitCode).toBe(0);
     } finally {
       rmSync(ci, { recursive: true, force: true });
