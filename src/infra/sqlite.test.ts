@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Sqlite } from './sqlite.js';
 
 it('runs every after-commit callback once committed, reporting one that throws instead of failing the transaction', () => {
@@ -24,4 +24,59 @@ it('runs every after-commit callback once committed, reporting one that throws i
   } finally {
     db.close();
   }
+});
+
+describe('rows held back (hold)', () => {
+  const table = { name: 't', columns: ['k', 'v'] };
+  const rows = (db: Sqlite) => db.all<{ k: number; v: string }>('SELECT k, v FROM t ORDER BY k');
+
+  it('are seen by any later statement, written once with what replaced them while held, past one statement\'s rows', () => {
+    const db = new Sqlite(':memory:');
+    try {
+      db.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)');
+      db.transaction(() => {
+        for (let k = 1; k <= 40; k++) db.hold(table, [k, `v${k}`], k);
+        db.heldRow(table, 2)!.replace([2, 'replaced']);
+        const third = db.heldRow(table, 3)!;
+        expect(db.get<{ n: number }>('SELECT count(*) AS n FROM t')!.n).toBe(40);
+        // Written: no longer held, so no longer to be replaced.
+        expect(db.heldRow(table, 3)).toBeUndefined();
+        expect(() => third.replace([3, 'late'])).toThrow('a held row replaced after it was written');
+        db.hold(table, [41, 'last'], 41);
+      });
+      expect(rows(db)).toHaveLength(41);
+      expect(rows(db).slice(0, 2)).toEqual([{ k: 1, v: 'v1' }, { k: 2, v: 'replaced' }]);
+      expect(rows(db).at(-1)).toEqual({ k: 41, v: 'last' });
+      // Outside a transaction: written at once.
+      db.hold(table, [42, 'now']);
+      expect(rows(db).at(-1)).toEqual({ k: 42, v: 'now' });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('are never written when their transaction throws, and a failed request of a group drops its own alone', async () => {
+    const db = new Sqlite(':memory:');
+    try {
+      db.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)');
+      expect(() => db.transaction(() => {
+        db.hold(table, [1, 'gone'], 1);
+        throw new Error('roll back');
+      })).toThrow('roll back');
+      expect(db.heldRow(table, 1)).toBeUndefined();
+      const kept = db.grouped(() => db.hold(table, [2, 'kept']));
+      const failed = db.grouped(() => {
+        db.hold(table, [3, 'gone']);
+        throw new Error('this request fails');
+      });
+      // Its rows clash with a neighbour's when written: that request fails, the neighbour commits.
+      const clashing = db.grouped(() => db.hold(table, [2, 'clash']));
+      await expect(kept).resolves.toBeUndefined();
+      await expect(failed).rejects.toThrow('this request fails');
+      await expect(clashing).rejects.toThrow(/UNIQUE/);
+      expect(rows(db)).toEqual([{ k: 2, v: 'kept' }]);
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -4,6 +4,32 @@ import { Checkpointer } from './sqlite-checkpointer.js';
 
 export type Row = Record<string, SQLInputValue>;
 
+/** A table whose inserts may be held back (Sqlite.hold): its name and the columns a row gives, in order. */
+export interface HeldTable {
+  readonly name: string;
+  readonly columns: readonly string[];
+}
+
+/** A row held back: its values may still be replaced until it is written. */
+export class HeldRow {
+  written = false;
+
+  constructor(private current: SQLInputValue[]) {}
+
+  get values(): readonly SQLInputValue[] {
+    return this.current;
+  }
+
+  /** Loud, not lost: a row written already (a statement ran since it was found) is not to be replaced. */
+  replace(values: SQLInputValue[]): void {
+    if (this.written) throw new Error('a held row replaced after it was written');
+    this.current = values;
+  }
+}
+
+/** Rows a held table's INSERT statement writes at most: the statements made stay few. */
+const HELD_ROWS_A_STATEMENT = 16;
+
 interface Waiter {
   resolve: () => void;
   reject: (error: unknown) => void;
@@ -41,6 +67,10 @@ export class Sqlite {
   private afterCommit: Array<() => void> = [];
   /** What undoes, in memory, the work of the open transaction: run, newest first, if that work rolls back. */
   private undo: Array<() => void> = [];
+  /** Inserts held back (hold), by table, in the order held; and those held under a key, by it. */
+  private held = new Map<HeldTable, { rows: HeldRow[]; byKey: Map<unknown, HeldRow> }>();
+  /** A held table's INSERT text for n rows, at n - 1. */
+  private readonly heldInserts = new WeakMap<HeldTable, string[]>();
   /** The open group transaction and the requests in it, answered once it is on disk. */
   private group: Waiter[] | undefined;
   /** Settles once everything committed so far is on disk. */
@@ -85,11 +115,63 @@ export class Sqlite {
   /** Runs SQL text as it is (schemas, pragmas): no parameters, no result. */
   exec(sql: string): void {
     this.outsideGroup();
+    this.writeHeld();
     this.db.exec(sql);
+  }
+
+  /**
+   * Inserts a row into `table` late: it is held, and may be replaced (held(table, key)),
+   * until any other statement runs or the transaction, or the request's savepoint, ends;
+   * then the rows held are written together, one INSERT of many rows a table. No
+   * statement can tell: every other one writes them first. What a request inserts costs
+   * a statement a table, not a row, and an object it creates and changes again is written
+   * once. Outside a transaction the row is written at once.
+   */
+  hold(table: HeldTable, values: SQLInputValue[], key?: unknown): void {
+    if (this.depth === 0) {
+      this.statement(this.heldInsert(table, 1)).run(...values);
+      return;
+    }
+    let held = this.held.get(table);
+    if (!held) this.held.set(table, (held = { rows: [], byKey: new Map() }));
+    const row = new HeldRow(values);
+    held.rows.push(row);
+    if (key !== undefined) held.byKey.set(key, row);
+  }
+
+  /** The row held under `key` in `table`, while it is held (not yet written, nor rolled back). */
+  heldRow(table: HeldTable, key: unknown): HeldRow | undefined {
+    return this.held.get(table)?.byKey.get(key);
+  }
+
+  private writeHeld(): void {
+    if (this.held.size === 0) return;
+    const held = this.held;
+    this.held = new Map();
+    for (const [table, { rows }] of held) {
+      for (let start = 0; start < rows.length; start += HELD_ROWS_A_STATEMENT) {
+        const chunk = rows.slice(start, start + HELD_ROWS_A_STATEMENT);
+        this.prepared(this.heldInsert(table, chunk.length)).run(...chunk.flatMap((row) => row.values));
+        for (const row of chunk) row.written = true;
+      }
+    }
+  }
+
+  /** Rolled back: what was held is never written. */
+  private dropHeld(): void {
+    if (this.held.size > 0) this.held = new Map();
+  }
+
+  private heldInsert(table: HeldTable, rows: number): string {
+    let texts = this.heldInserts.get(table);
+    if (!texts) this.heldInserts.set(table, (texts = []));
+    const row = `(${table.columns.map(() => '?').join(', ')})`;
+    return (texts[rows - 1] ??= `INSERT INTO ${table.name} (${table.columns.join(', ')}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}`);
   }
 
   private statement(sql: string): StatementSync {
     this.outsideGroup();
+    this.writeHeld();
     return this.prepared(sql);
   }
 
@@ -143,8 +225,10 @@ export class Sqlite {
     let result: T;
     try {
       result = fn();
+      this.writeHeld();
       this.control('COMMIT');
     } catch (error) {
+      this.dropHeld();
       this.control('ROLLBACK');
       this.afterCommit = [];
       this.rolledBack(0);
@@ -195,11 +279,15 @@ export class Sqlite {
     });
   }
 
+  /** Runs `fn` as the transaction's work, with what it held written (or, if it throws, dropped). */
   private inside<T>(fn: () => T): { value: T } | { error: unknown } {
     this.depth = 1;
     try {
-      return { value: fn() };
+      const value = fn();
+      this.writeHeld();
+      return { value };
     } catch (error) {
+      this.dropHeld();
       return { error };
     } finally {
       this.depth = 0;

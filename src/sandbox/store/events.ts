@@ -3,8 +3,12 @@ import { ApiError, clip } from '../../domain/errors.js';
 import type { Event, EventListQuery, EventType } from '../../domain/events.js';
 import { rowId, rowOf } from '../../domain/ids.js';
 import type { AccountStore } from './accounts.js';
+import type { HeldTable } from '../../infra/sqlite.js';
 import type { Database } from './db.js';
 import { type ObjectStore, versionData } from './objects.js';
+
+/** Events are inserted late (Sqlite.hold): those of one request in one statement. */
+const EVENTS: HeldTable = { name: 'events', columns: ['seq', 'account', 'type', 'created', 'id', 'object_seq', 'version', 'data'] };
 
 /** Event types and `family.*` patterns of the catalogue carry no GLOB metacharacter but `*`. */
 const typeClause = (patterns: readonly string[]) => `(${patterns.map(() => 'type GLOB ?').join(' OR ')})`;
@@ -49,10 +53,7 @@ export class EventLog {
     // The object as stored (the usual case) is named by its version, not copied.
     const version = this.objects.versionOf(account, object);
     const rest = Object.keys(extra).length > 0 ? this.objects.encode(extra) : null;
-    this.db.run(
-      'INSERT INTO events (seq, account, type, created, id, object_seq, version, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      seq, key, type, created, event.id, version?.seq ?? null, version?.version ?? null, version ? rest : JSON.stringify(event),
-    );
+    this.db.hold(EVENTS, [seq, key, type, created, event.id, version?.seq ?? null, version?.version ?? null, version ? rest : JSON.stringify(event)]);
     return event;
   }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BaseObject } from '../../domain/common.js';
+import { rowOf } from '../../domain/ids.js';
 import { Store } from './index.js';
 import { SandboxKeys } from './keys.js';
 import { MIGRATIONS } from './migrations.js';
@@ -122,6 +123,35 @@ describe('the store', () => {
     expect(() => {
       (first as unknown as Record<string, unknown>).email = 'c@example.com';
     }).toThrow(TypeError);
+    store.close();
+  });
+
+  it('writes an object created and changed by one request once, keeping the version it replaced as an update does', () => {
+    const store = new Store(':memory:');
+    store.db.transaction(() => store.accounts.upsert({ id: 'acct_a', apiKey: 'sk_test_a', clockNow: '2030-01-01T00:00:00Z' }));
+    const rowsOf = (seq: number) => ({
+      object: store.db.get('SELECT version, status, data FROM objects WHERE seq = ?', seq),
+      versions: store.db.all('SELECT version, data FROM object_versions WHERE object_seq = ? ORDER BY version', seq),
+    });
+    const base = { object: 'payment_intent', created: '2030-01-01T00:00:00Z', livemode: false };
+    // As a request finds them: the account's key and the object's shape known (a read writes what is held).
+    store.db.transaction(() => store.objects.insert('acct_a', { ...base, id: store.objects.newId('payment_intent'), status: 'warm' } as BaseObject));
+    // Both ways: changed while its row is held, and changed once written (migration 6's trigger keeps the old version).
+    const [held, written] = [false, true].map((flush) => store.db.transaction(() => {
+      const first = store.objects.insert('acct_a', { ...base, id: store.objects.newId('payment_intent'), status: 'requires_confirmation' } as BaseObject);
+      const created = store.events.append('acct_a', 'payment_intent.created', first, base.created);
+      if (flush) store.db.get('SELECT 1');
+      const second = store.objects.update('acct_a', { ...first, status: 'processing' } as BaseObject);
+      const third = store.objects.update('acct_a', { ...second, status: 'succeeded' } as BaseObject);
+      return { seq: rowOf(first.id), created, first, third };
+    }));
+    for (const { created, first, third } of [held!, written!]) {
+      expect(store.events.find('acct_a', created.id)?.data.object).toEqual(first);
+      expect(store.objects.find('acct_a', 'payment_intent', third.id)).toEqual(third);
+    }
+    const shape = ({ object, versions }: ReturnType<typeof rowsOf>) => ({ object: { ...object, data: undefined }, versions: versions.map((v) => v.version) });
+    expect(shape(rowsOf(held!.seq))).toEqual({ object: { version: 3, status: 'succeeded', data: undefined }, versions: [1, 2] });
+    expect(shape(rowsOf(held!.seq))).toEqual(shape(rowsOf(written!.seq)));
     store.close();
   });
 

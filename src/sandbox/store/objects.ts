@@ -3,6 +3,7 @@ import { ApiError, clip } from '../../domain/errors.js';
 import { type ObjectKind, rowId, rowOf } from '../../domain/ids.js';
 import type { AccountStore } from './accounts.js';
 import { CommittedCache } from './committed-cache.js';
+import type { HeldTable } from '../../infra/sqlite.js';
 import type { Database } from './db.js';
 import type { Shapes } from './shapes.js';
 
@@ -10,8 +11,12 @@ import type { Shapes } from './shapes.js';
 const COLUMNS = ['status', 'customer_id', 'subscription_id', 'payment_intent_id', 'next_payment_at', 'cancel_at'] as const;
 type Column = (typeof COLUMNS)[number];
 const isColumn = (field: string): field is Column => (COLUMNS as readonly string[]).includes(field);
-/** The statements of a write, made once: a text built per call is hashed afresh to find its cached statement. */
-const INSERT = `INSERT INTO objects (seq, account, kind, id, version, ${COLUMNS.join(', ')}, data) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`;
+/** Objects are inserted late (Sqlite.hold), under their row number: one a request creates and changes again is written once. */
+const OBJECTS: HeldTable = { name: 'objects', columns: ['seq', 'account', 'kind', 'id', 'version', ...COLUMNS, 'data'] };
+/** Where a held object row has what update() reads of it. */
+const AT = { account: OBJECTS.columns.indexOf('account'), id: OBJECTS.columns.indexOf('id'), version: OBJECTS.columns.indexOf('version'), data: OBJECTS.columns.indexOf('data') };
+const VERSIONS: HeldTable = { name: 'object_versions', columns: ['object_seq', 'version', 'account', 'data'] };
+/** The update's statement, made once: a text built per call is hashed afresh to find its cached statement. */
 const UPDATE = `UPDATE objects SET version = version + 1, ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, data = ? WHERE seq = ? AND id = ? AND account = ? RETURNING version`;
 const columnValues = (object: BaseObject) => COLUMNS.map((field) => {
   const value = (object as unknown as Record<string, unknown>)[field];
@@ -81,25 +86,36 @@ export class ObjectStore {
   /** Inserts an object whose id newId made (it names the row). */
   insert<T extends BaseObject>(account: string, object: T): T {
     const seq = rowOf(object.id);
-    this.db.run(
-      INSERT,
-      seq, this.accounts.keyOf(account), object.object, object.id, ...columnValues(object), this.shapes.encode(object),
-    );
+    this.db.hold(OBJECTS, this.row(seq, this.accounts.keyOf(account), 1, object, this.shapes.encode(object)), seq);
     this.written.set(freeze(object), { seq, version: 1 });
     return object;
   }
 
-  /** Replaces the object; the version it replaces is kept (migration 6's trigger). */
+  private row(seq: number, key: number, version: number, object: BaseObject, data: string) {
+    return [seq, key, object.object, object.id, version, ...columnValues(object), data];
+  }
+
+  /** Replaces the object; the version it replaces is kept (migration 6's trigger, or here for a row not written yet). */
   update<T extends BaseObject>(account: string, object: T): T {
     const key = this.accounts.keyOf(account);
+    // First: encoding may read (a new shape), and a read writes what is held.
+    const data = this.shapes.encode(object);
+    let seq = rowOf(object.id);
+    const held = this.db.heldRow(OBJECTS, seq);
+    if (held && held.values[AT.id] === object.id && held.values[AT.account] === key) {
+      const version = (held.values[AT.version] as number) + 1;
+      this.db.hold(VERSIONS, [seq, version - 1, key, held.values[AT.data]!]);
+      held.replace(this.row(seq, key, version, object, data));
+      this.written.set(freeze(object), { seq, version });
+      return object;
+    }
     const replace = (seq: number) => {
       this.cache.delete(seq);
       return this.db.get<{ version: number }>(
         UPDATE,
-        ...columnValues(object), this.shapes.encode(object), seq, object.id, key,
+        ...columnValues(object), data, seq, object.id, key,
       )?.version;
     };
-    let seq = rowOf(object.id);
     let version = replace(seq);
     if (version === undefined) {
       const legacy = this.legacySeq(object.id);
