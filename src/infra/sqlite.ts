@@ -165,8 +165,7 @@ export class Sqlite {
   private heldInsert(table: HeldTable, rows: number): string {
     let texts = this.heldInserts.get(table);
     if (!texts) this.heldInserts.set(table, (texts = []));
-    const row = `(${table.columns.map(() => '?').join(', ')})`;
-    return (texts[rows - 1] ??= `INSERT INTO ${table.name} (${table.columns.join(', ')}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}`);
+    return (texts[rows - 1] ??= `INSERT INTO ${table.name} (${table.columns.join(', ')}) VALUES ${Array.from({ length: rows }, () => `(${table.columns.map(() => '?').join(', ')})`).join(', ')}`);
   }
 
   private statement(sql: string): StatementSync {
