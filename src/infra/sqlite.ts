@@ -120,7 +120,7 @@ export class Sqlite {
   }
 
   /**
-   * Inserts a row into `table` late: it is held, and may be replaced (held(table, key)),
+   * Inserts a row into `table` late: it is held, and may be replaced (heldRow(table, key)),
    * until any other statement runs or the transaction, or the request's savepoint, ends;
    * then the rows held are written together, one INSERT of many rows a table. No
    * statement can tell: every other one writes them first. What a request inserts costs
