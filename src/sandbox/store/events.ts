@@ -2,8 +2,8 @@ import type { BaseObject, ListPage } from '../../domain/common.js';
 import { ApiError, clip } from '../../domain/errors.js';
 import type { Event, EventListQuery, EventType } from '../../domain/events.js';
 import { rowId, rowOf } from '../../domain/ids.js';
-import type { AccountStore } from './accounts.js';
 import type { HeldTable } from '../../infra/sqlite.js';
+import type { AccountStore } from './accounts.js';
 import type { Database } from './db.js';
 import { type ObjectStore, versionData } from './objects.js';
 

@@ -1,9 +1,9 @@
 import type { BaseObject, ListPage } from '../../domain/common.js';
 import { ApiError, clip } from '../../domain/errors.js';
 import { type ObjectKind, rowId, rowOf } from '../../domain/ids.js';
+import type { HeldTable } from '../../infra/sqlite.js';
 import type { AccountStore } from './accounts.js';
 import { CommittedCache } from './committed-cache.js';
-import type { HeldTable } from '../../infra/sqlite.js';
 import type { Database } from './db.js';
 import type { Shapes } from './shapes.js';
 
