@@ -69,12 +69,48 @@ describe('rows held back (hold)', () => {
         db.hold(table, [3, 'gone']);
         throw new Error('this request fails');
       });
-      // Its rows clash with a neighbour's when written: that request fails, the neighbour commits.
-      const clashing = db.grouped(() => db.hold(table, [2, 'clash']));
+      // Its rows clash with a neighbour's when written, at the COMMIT: that request fails
+      // as it would have alone (its work in memory undone, its after-commit work dropped);
+      // its neighbours commit.
+      const ran: string[] = [];
+      const clashing = db.grouped(() => {
+        db.hold(table, [2, 'clash']);
+        db.onCommit(() => ran.push('clashing committed'));
+        db.onRollback(() => ran.push('clashing undone'));
+      });
+      const after = db.grouped(() => {
+        db.hold(table, [4, 'after']);
+        db.onCommit(() => ran.push('after committed'));
+      });
       await expect(kept).resolves.toBeUndefined();
       await expect(failed).rejects.toThrow('this request fails');
       await expect(clashing).rejects.toThrow(/UNIQUE/);
-      expect(rows(db)).toEqual([{ k: 2, v: 'kept' }]);
+      await expect(after).resolves.toBeUndefined();
+      expect(rows(db)).toEqual([{ k: 2, v: 'kept' }, { k: 4, v: 'after' }]);
+      expect(ran).toEqual(['clashing undone', 'after committed']);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('of a request that runs no statement wait for its neighbours\', written outside the savepoint of the one whose statement writes them', async () => {
+    const db = new Sqlite(':memory:');
+    try {
+      db.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)');
+      const first = db.grouped(() => db.hold(table, [1, 'first'], 1));
+      const second = db.grouped(() => {
+        // Held by a request that has finished: not this one's to replace.
+        expect(db.heldRow(table, 1)).toBeUndefined();
+        db.hold(table, [2, 'second'], 2);
+        // A statement sees every row held so far, then this request fails.
+        expect(db.get<{ n: number }>('SELECT count(*) AS n FROM t')!.n).toBe(2);
+        throw new Error('the second request fails');
+      });
+      const third = db.grouped(() => db.hold(table, [3, 'third']));
+      await expect(first).resolves.toBeUndefined();
+      await expect(second).rejects.toThrow('the second request fails');
+      await expect(third).resolves.toBeUndefined();
+      expect(rows(db)).toEqual([{ k: 1, v: 'first' }, { k: 3, v: 'third' }]);
     } finally {
       db.close();
     }

@@ -35,6 +35,14 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
+/** A request of the open group that finished with its rows still held: them, and how it fails if they cannot be written. */
+interface FinishedRequest {
+  rows: Array<[HeldTable, HeldRow[]]>;
+  fail: (error: unknown) => void;
+}
+
+const NOTHING = () => undefined;
+
 export interface SqliteOptions {
   /**
    * Durability off the calling thread, for a server answering requests: commits do not
@@ -58,7 +66,8 @@ export interface SqliteOptions {
  * time. Callers are synchronous, so a transaction never interleaves with another's.
  * Group commit (`grouped`) lets the requests of one tick (or, while the disk syncs, of
  * every tick until it is done) share one transaction, so they share its page writes and
- * its fsync, each in a savepoint of its own.
+ * its fsync, each in a savepoint of its own (once it runs a statement: one that only
+ * inserts holds its rows, which are written with its neighbours').
  */
 export class Sqlite {
   private readonly db: DatabaseSync;
@@ -67,8 +76,18 @@ export class Sqlite {
   private afterCommit: Array<() => void> = [];
   /** What undoes, in memory, the work of the open transaction: run, newest first, if that work rolls back. */
   private undo: Array<() => void> = [];
-  /** Inserts held back (hold), by table, in the order held; and those held under a key, by it. */
+  /**
+   * Inserts held back (hold) by the running request or transaction, by table, in the order
+   * held; and those held under a key, by it.
+   */
   private held = new Map<HeldTable, { rows: HeldRow[]; byKey: Map<unknown, HeldRow> }>();
+  /**
+   * Requests of the open group that finished without running a statement: their rows are
+   * still held, to be written by the next statement or the COMMIT (see flushFinished).
+   */
+  private finished: FinishedRequest[] = [];
+  /** The running request of a group: whether it has opened its savepoint (at its first statement). */
+  private request: { savepoint: boolean } | undefined;
   /** A held table's INSERT text for n rows, at n - 1. */
   private readonly heldInserts = new WeakMap<HeldTable, string[]>();
   /** The open group transaction and the requests in it, answered once it is on disk. */
@@ -115,17 +134,18 @@ export class Sqlite {
   /** Runs SQL text as it is (schemas, pragmas): no parameters, no result. */
   exec(sql: string): void {
     this.outsideGroup();
-    this.writeHeld();
+    this.beforeStatement();
     this.db.exec(sql);
   }
 
   /**
-   * Inserts a row into `table` late: it is held, and may be replaced (heldRow(table, key)),
-   * until any other statement runs or the transaction, or the request's savepoint, ends;
-   * then the rows held are written together, one INSERT of many rows a table. No
-   * statement can tell: every other one writes them first. What a request inserts costs
-   * a statement a table, not a row, and an object it creates and changes again is written
-   * once. Outside a transaction the row is written at once.
+   * Inserts a row into `table` late: it is held, and may be replaced (heldRow(table, key))
+   * while its request runs, until any other statement runs or the transaction ends; then
+   * the rows held are written together, one INSERT of many rows a table. No statement can
+   * tell: every other one writes them first. A request of a group that runs no statement
+   * of its own leaves its rows held past its end, so the requests of a tick share those
+   * INSERTs, and it needs no savepoint. An object a request creates and changes again is
+   * written once. Outside a transaction the row is written at once.
    */
   hold(table: HeldTable, values: SQLInputValue[], key?: unknown): void {
     if (this.depth === 0) {
@@ -144,16 +164,74 @@ export class Sqlite {
     return this.held.get(table)?.byKey.get(key);
   }
 
+  /** Writes the running request's (or transaction's) held rows. */
   private writeHeld(): void {
     if (this.held.size === 0) return;
     const held = this.held;
     this.held = new Map();
-    for (const [table, { rows }] of held) {
+    this.writeRows([...held].map(([table, { rows }]) => [table, rows]));
+  }
+
+  private writeRows(tables: Iterable<[HeldTable, HeldRow[]]>): void {
+    for (const [table, rows] of tables) {
       for (let start = 0; start < rows.length; start += HELD_ROWS_A_STATEMENT) {
         const chunk = rows.slice(start, start + HELD_ROWS_A_STATEMENT);
         this.prepared(this.heldInsert(table, chunk.length)).run(...chunk.flatMap((row) => row.values));
         for (const row of chunk) row.written = true;
       }
+    }
+  }
+
+  /**
+   * Before a statement: the rows the group's finished requests still hold are written
+   * (outside the running request's savepoint, which must not take them back), the running
+   * request opens its savepoint, and its own rows are written in it.
+   */
+  private beforeStatement(): void {
+    this.flushFinished();
+    if (this.request && !this.request.savepoint) {
+      this.control('SAVEPOINT request');
+      this.request.savepoint = true;
+    }
+    this.writeHeld();
+  }
+
+  /**
+   * Writes the rows of the group's finished requests, all together. Should they clash
+   * (a bug, as a duplicate key), each request's are written alone, and a request whose
+   * rows cannot be written fails as it would have alone: its rows, its work in memory and
+   * its after-commit callbacks go, and its neighbours commit. Its rows were all it wrote.
+   */
+  private flushFinished(): void {
+    if (this.finished.length === 0) return;
+    const requests = this.finished;
+    this.finished = [];
+    const merged = new Map<HeldTable, HeldRow[]>();
+    for (const { rows } of requests) {
+      for (const [table, tableRows] of rows) {
+        let all = merged.get(table);
+        if (!all) merged.set(table, (all = []));
+        all.push(...tableRows);
+      }
+    }
+    if (this.inSavepoint(() => this.writeRows(merged)) === undefined) return;
+    for (const request of requests) {
+      const error = this.inSavepoint(() => this.writeRows(request.rows));
+      if (error !== undefined) request.fail(error);
+    }
+  }
+
+  /** Runs `write` in a savepoint of its own: the error that rolled it back, if any. */
+  private inSavepoint(write: () => void): unknown {
+    this.control('SAVEPOINT held');
+    try {
+      write();
+      this.control('RELEASE held');
+      return undefined;
+    } catch (error) {
+      this.control('ROLLBACK TO held');
+      this.control('RELEASE held');
+      return error;
     }
   }
 
@@ -170,7 +248,7 @@ export class Sqlite {
 
   private statement(sql: string): StatementSync {
     this.outsideGroup();
-    this.writeHeld();
+    this.beforeStatement();
     return this.prepared(sql);
   }
 
@@ -185,7 +263,7 @@ export class Sqlite {
 
   /**
    * Transaction control (BEGIN, SAVEPOINT, RELEASE, COMMIT, ROLLBACK) as a cached
-   * statement: exec() compiles its text every time, and a request runs four of them.
+   * statement: exec() compiles its text every time, and a group runs several.
    */
   private control(sql: string): void {
     this.prepared(sql).run();
@@ -263,22 +341,63 @@ export class Sqlite {
     const group = this.group;
     const mark = this.afterCommit.length;
     const undoMark = this.undo.length;
-    this.control('SAVEPOINT request');
-    const outcome = this.inside(fn);
-    if ('value' in outcome) {
-      this.control('RELEASE request');
-    } else {
-      this.control('ROLLBACK TO request');
-      this.control('RELEASE request');
+    let outcome = this.inRequest(fn);
+    if ('error' in outcome) {
       this.afterCommit.length = mark;
       this.rolledBack(undoMark);
+    } else if (this.held.size > 0) {
+      // It ran no statement (else its rows went before its RELEASE): they wait for its neighbours'.
+      const rows = [...this.held].map(([table, held]): [HeldTable, HeldRow[]] => [table, held.rows]);
+      this.held = new Map();
+      const afterEnd = this.afterCommit.length;
+      const undoEnd = this.undo.length;
+      this.finished.push({
+        rows,
+        fail: (error) => {
+          outcome = { error };
+          this.afterCommit.fill(NOTHING, mark, afterEnd);
+          for (let i = undoEnd - 1; i >= undoMark; i--) {
+            const undo = this.undo[i]!;
+            this.undo[i] = NOTHING;
+            undo();
+          }
+        },
+      });
     }
     return new Promise<T>((resolve, reject) => {
       group.push({ resolve: () => ('value' in outcome ? resolve(outcome.value) : reject(outcome.error)), reject });
     });
   }
 
-  /** Runs `fn` as the transaction's work, with what it held written (or, if it throws, dropped). */
+  /**
+   * Runs a request of the group: its savepoint is opened by its first statement, if it
+   * runs one (beforeStatement), and then its rows are written before it is released. A
+   * throw drops its rows and rolls its savepoint back.
+   */
+  private inRequest<T>(fn: () => T): { value: T } | { error: unknown } {
+    const request = (this.request = { savepoint: false });
+    this.depth = 1;
+    try {
+      const value = fn();
+      if (request.savepoint) {
+        this.writeHeld();
+        this.control('RELEASE request');
+      }
+      return { value };
+    } catch (error) {
+      this.dropHeld();
+      if (request.savepoint) {
+        this.control('ROLLBACK TO request');
+        this.control('RELEASE request');
+      }
+      return { error };
+    } finally {
+      this.depth = 0;
+      this.request = undefined;
+    }
+  }
+
+  /** Runs `fn` as work outside any transaction (a read), with what it held written (or, if it throws, dropped). */
   private inside<T>(fn: () => T): { value: T } | { error: unknown } {
     this.depth = 1;
     try {
@@ -303,8 +422,10 @@ export class Sqlite {
     if (!group) return;
     this.group = undefined;
     try {
+      this.flushFinished();
       this.control('COMMIT');
     } catch (error) {
+      this.finished = [];
       this.control('ROLLBACK');
       this.afterCommit = [];
       this.rolledBack(0);

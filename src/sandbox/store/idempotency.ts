@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { BaseObject } from '../../domain/common.js';
+import type { HeldTable } from '../../infra/sqlite.js';
 import { DAY_MS, msOf } from '../../infra/time.js';
 import type { AccountStore } from './accounts.js';
 import type { Database } from './db.js';
@@ -23,6 +24,12 @@ interface ResponseRow extends Omit<StoredResponse, 'response'> {
   object: string | null;
 }
 
+/** Records are inserted late (Sqlite.hold), under the row number the index names: a request that only inserts shares its statements with its neighbours. */
+const IDEMPOTENCY: HeldTable = {
+  name: 'idempotency',
+  columns: ['seq', 'account', 'key', 'method', 'path', 'body_hash', 'status', 'created', 'object_seq', 'version', 'response'],
+};
+
 /** A record's row, found by its key's hash: the key is compared, since hashes may be shared. */
 const RECORD = (select: string) => `SELECT ${select} FROM idempotency WHERE seq = ? AND account = ? AND key = ?`;
 
@@ -35,6 +42,7 @@ const RECORD = (select: string) => `SELECT ${select} FROM idempotency WHERE seq 
  */
 export class IdempotencyStore {
   private readonly index = new Map<number, number | number[]>();
+  private nextSeq: number;
 
   constructor(
     private readonly db: Database,
@@ -42,9 +50,12 @@ export class IdempotencyStore {
     private readonly objects: ObjectStore,
     private readonly hashOf: KeyHash = seededKeyHash(randomInt(0x40000000)),
   ) {
+    let top = 0;
     for (const row of db.iterate<{ seq: number; account: number; key: string }>('SELECT seq, account, key FROM idempotency')) {
       this.add(this.hashOf(row.account, row.key), row.seq);
+      top = Math.max(top, row.seq);
     }
+    this.nextSeq = top + 1;
   }
 
   find(account: string, key: string): StoredResponse | undefined {
@@ -69,12 +80,11 @@ export class IdempotencyStore {
       this.forget(hash, old.seq);
     }
     const version = object && this.objects.versionOf(account, object);
-    const { lastInsertRowid } = this.db.run(
-      'INSERT INTO idempotency (account, key, method, path, body_hash, status, created, object_seq, version, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      accountKey, key, record.method, record.path, record.body_hash, record.status, record.created,
+    const seq = this.nextSeq++;
+    this.db.hold(IDEMPOTENCY, [
+      seq, accountKey, key, record.method, record.path, record.body_hash, record.status, record.created,
       version?.seq ?? null, version?.version ?? null, version ? null : record.response,
-    );
-    const seq = Number(lastInsertRowid);
+    ]);
     this.add(hash, seq);
     this.db.onRollback(() => this.remove(hash, seq));
   }
