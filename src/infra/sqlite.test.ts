@@ -29,11 +29,19 @@ it('runs every after-commit callback once committed, reporting one that throws i
 describe('rows held back (hold)', () => {
   const table = { name: 't', columns: ['k', 'v'] };
   const rows = (db: Sqlite) => db.all<{ k: number; v: string }>('SELECT k, v FROM t ORDER BY k');
-
-  it('are seen by any later statement, written once with what replaced them while held, past one statement\'s rows', () => {
+  /** Runs a test on a database holding the table t, closed after. */
+  const withTable = async (test: (db: Sqlite) => unknown) => {
     const db = new Sqlite(':memory:');
     try {
       db.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)');
+      await test(db);
+    } finally {
+      db.close();
+    }
+  };
+
+  it('are seen by any later statement, written once with what replaced them while held, past one statement\'s rows', () =>
+    withTable((db) => {
       db.transaction(() => {
         for (let k = 1; k <= 40; k++) db.hold(table, [k, `v${k}`], k);
         db.heldRow(table, 2)!.replace([2, 'replaced']);
@@ -50,15 +58,10 @@ describe('rows held back (hold)', () => {
       // Outside a transaction: written at once.
       db.hold(table, [42, 'now']);
       expect(rows(db).at(-1)).toEqual({ k: 42, v: 'now' });
-    } finally {
-      db.close();
-    }
-  });
+    }));
 
-  it('are never written when their transaction throws, and a failed request of a group drops its own alone', async () => {
-    const db = new Sqlite(':memory:');
-    try {
-      db.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)');
+  it('are never written when their transaction throws, and a failed request of a group drops its own alone', () =>
+    withTable(async (db) => {
       expect(() => db.transaction(() => {
         db.hold(table, [1, 'gone'], 1);
         throw new Error('roll back');
@@ -88,15 +91,10 @@ describe('rows held back (hold)', () => {
       await expect(after).resolves.toBeUndefined();
       expect(rows(db)).toEqual([{ k: 2, v: 'kept' }, { k: 4, v: 'after' }]);
       expect(ran).toEqual(['clashing undone', 'after committed']);
-    } finally {
-      db.close();
-    }
-  });
+    }));
 
-  it('of a request that runs no statement wait for its neighbours\', written outside the savepoint of the one whose statement writes them', async () => {
-    const db = new Sqlite(':memory:');
-    try {
-      db.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)');
+  it('of a request that runs no statement wait for its neighbours\', written outside the savepoint of the one whose statement writes them', () =>
+    withTable(async (db) => {
       const first = db.grouped(() => db.hold(table, [1, 'first'], 1));
       const second = db.grouped(() => {
         // Held by a request that has finished: not this one's to replace.
@@ -111,8 +109,5 @@ describe('rows held back (hold)', () => {
       await expect(second).rejects.toThrow('the second request fails');
       await expect(third).resolves.toBeUndefined();
       expect(rows(db)).toEqual([{ k: 1, v: 'first' }, { k: 3, v: 'third' }]);
-    } finally {
-      db.close();
-    }
-  });
+    }));
 });
