@@ -166,10 +166,14 @@ export class Sqlite {
 
   /** Writes the running request's (or transaction's) held rows. */
   private writeHeld(): void {
-    if (this.held.size === 0) return;
+    if (this.held.size > 0) this.writeRows(this.takeHeld());
+  }
+
+  /** The running request's held rows, by table, no longer its to replace. */
+  private takeHeld(): Array<[HeldTable, HeldRow[]]> {
     const held = this.held;
     this.held = new Map();
-    this.writeRows([...held].map(([table, { rows }]) => [table, rows]));
+    return [...held].map(([table, { rows }]) => [table, rows]);
   }
 
   private writeRows(tables: Iterable<[HeldTable, HeldRow[]]>): void {
@@ -347,8 +351,7 @@ export class Sqlite {
       this.rolledBack(undoMark);
     } else if (this.held.size > 0) {
       // It ran no statement (else its rows went before its RELEASE): they wait for its neighbours'.
-      const rows = [...this.held].map(([table, held]): [HeldTable, HeldRow[]] => [table, held.rows]);
-      this.held = new Map();
+      const rows = this.takeHeld();
       const afterEnd = this.afterCommit.length;
       const undoEnd = this.undo.length;
       this.finished.push({
