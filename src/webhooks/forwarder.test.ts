@@ -142,7 +142,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
   };
 
   /** A forwarder of the sandbox's account to the app, on a spool of its own; resolves once it is ready. */
-  async function forwarding(sb: TestSandbox, app: Receiver, spoolFile: string, onDelivery?: (result: DeliveryResult) => void) {
+  async function forwarding(sb: TestSandbox, app: Receiver, spoolFile: string, onDelivery?: (result: DeliveryResult) => void, from?: string) {
     const deliveries: DeliveryResult[] = [];
     const said: string[] = [];
     let ready!: () => void;
@@ -151,7 +151,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
       deliveries.push(result);
       onDelivery?.(result);
     }, notice: (text) => void said.push(text), warning: (text) => void said.push(`! ${text}`) };
-    const forwarder = new Forwarder({ baseUrl: sb.baseUrl, headers: sb.headers, listenerId: 'lsn_window1234', secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=', spoolFile, routing: { forwardTo: [app.url()], routes: [] }, forwardHeaders: {}, timeoutMs: 30_000, skipVerify: false, sink });
+    const forwarder = new Forwarder({ baseUrl: sb.baseUrl, headers: sb.headers, listenerId: 'lsn_window1234', secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=', spoolFile, routing: { forwardTo: [app.url()], routes: [] }, from, forwardHeaders: {}, timeoutMs: 30_000, skipVerify: false, sink });
     const run = forwarder.run();
     later(async () => {
       await forwarder.stop();
@@ -265,22 +265,27 @@ describe('Forwarder with a window of deliveries in flight', () => {
     await until(() => onDisk(spoolFile).rows, (rows) => rows.length === 0, 'the spool empty once it was delivered');
   });
 
+  /** An earlier run's spool, left with `n` events for `url`: more than the 1,000 a target keeps in memory, past 1,000. */
+  const leftInSpool = (spoolFile: string, url: string, n: number) => {
+    const earlier = new Spool(spoolFile);
+    const left = Array.from({ length: n }, (_, i) => {
+      const event: Event = { id: `evt_earlier${String(i).padStart(5, '0')}`, object: 'event', type: 'customer.created', created: '2030-01-15T00:00:00Z', livemode: false, data: { object: { id: `cus_earlier${i}`, object: 'customer', created: '2030-01-15T00:00:00Z', livemode: false } } };
+      return { event, payload: JSON.stringify(event), targets: [url], inOrder: false };
+    });
+    keep(earlier, left);
+    earlier.close();
+    return left.map((l) => l.event.id);
+  };
+
   it('delivers, oldest first, more events than it keeps in memory: an earlier run\'s spool and what arrives meanwhile', async () => {
     const sb = await sandbox();
     const receiver = await app();
     const spoolFile = spoolIn();
-    // An earlier run left 1,100 events (more than the 1,000 a target keeps in memory) for this app.
-    const earlier = new Spool(spoolFile);
-    const left = Array.from({ length: 1_100 }, (_, i) => {
-      const event: Event = { id: `evt_earlier${String(i).padStart(5, '0')}`, object: 'event', type: 'customer.created', created: '2030-01-15T00:00:00Z', livemode: false, data: { object: { id: `cus_earlier${i}`, object: 'customer', created: '2030-01-15T00:00:00Z', livemode: false } } };
-      return { event, payload: JSON.stringify(event), targets: [receiver.url()], inOrder: false };
-    });
-    keep(earlier, left);
-    earlier.close();
+    const left = leftInSpool(spoolFile, receiver.url(), 1_100);
     const { forwarder } = await forwarding(sb, receiver, spoolFile);
     await customers(sb, 3);
     const fresh = (await sb.events()).map((event) => event.id);
-    const expected = [...left.map((l) => l.event.id), ...fresh];
+    const expected = [...left, ...fresh];
     await until(() => forwarder.settled, (n) => n === expected.length, 'every event acknowledged', 30_000);
     expect(receiver.ids()).toEqual(new Set(expected));
     expect(receiver.received).toHaveLength(expected.length);
@@ -291,6 +296,21 @@ describe('Forwarder with a window of deliveries in flight', () => {
     const after = new Spool(spoolFile);
     expect(after.count()).toBe(0);
     after.close();
+  });
+
+  it('reads the tunnel again after a burst too large for memory went to the spool: a replay behind more than it keeps in memory', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    const spoolFile = spoolIn();
+    const left = leftInSpool(spoolFile, receiver.url(), 1_100);
+    // The replay arrives in bursts of more than half of what is kept in memory, so the tunnel
+    // is paused; while the spool holds more than memory, each burst is spooled whole.
+    await Promise.all(Array.from({ length: 8 }, () => customers(sb, 250)));
+    const replayed = (await sb.events()).map((event) => event.id);
+    const { forwarder } = await forwarding(sb, receiver, spoolFile, undefined, replayed[0]);
+    const expected = [...left, ...replayed];
+    await until(() => forwarder.settled, (n) => n === expected.length, 'every event acknowledged', 15_000);
+    expect(receiver.ids()).toEqual(new Set(expected));
   });
 
   it('keeps, and says so at Ready, what an earlier run left for a URL this run does not forward to', async () => {

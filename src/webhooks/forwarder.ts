@@ -447,13 +447,15 @@ export class Forwarder {
         this.unspooled.set(entry.id, entry);
         for (const pending of entry.pendings) this.targets.get(pending.target)!.waiting.set(pending.event.id, pending);
       }
-      this.advance();
     } else if (entries.length > 0) {
       this.spoolUnspooled();
       this.settledAfter = this.cursorKept = entries.at(-1)!.id;
       this.hold(this.spool.keep(entries.flatMap((entry) => entry.pendings), this.cursorKept));
     }
     if (resent.length > 0) this.hold(this.spool.keep(resent));
+    // Whichever way they went, what paused the tunnel is taken in: read it again if there is room
+    // (a burst spooled whole leaves nothing unspooled to finish and resume it later).
+    this.advance();
     if (this.unspooled.size > 0) this.settleSoon();
     const touched = new Set<string>();
     const unrouted: string[] = [];
