@@ -265,7 +265,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
     await until(() => onDisk(spoolFile).rows, (rows) => rows.length === 0, 'the spool empty once it was delivered');
   });
 
-  /** An earlier run's spool, left with `n` events for `url`: more than the 1,000 a target keeps in memory, past 1,000. */
+  /** Leaves `n` events for `url` in the spool, as an earlier run would have: their ids, oldest first. */
   const leftInSpool = (spoolFile: string, url: string, n: number) => {
     const earlier = new Spool(spoolFile);
     const left = Array.from({ length: n }, (_, i) => {
@@ -281,6 +281,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
     const sb = await sandbox();
     const receiver = await app();
     const spoolFile = spoolIn();
+    // More than the 1,000 a target keeps in memory.
     const left = leftInSpool(spoolFile, receiver.url(), 1_100);
     const { forwarder } = await forwarding(sb, receiver, spoolFile);
     await customers(sb, 3);
@@ -302,6 +303,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
     const sb = await sandbox();
     const receiver = await app();
     const spoolFile = spoolIn();
+    // More than the 1,000 a target keeps in memory.
     const left = leftInSpool(spoolFile, receiver.url(), 1_100);
     // The replay arrives in bursts of more than half of what is kept in memory, so the tunnel
     // is paused; while the spool holds more than memory, each burst is spooled whole.
