@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Receiver } from '../../test/support/receiver.js';
 import { testSandboxes, type TestSandbox } from '../../test/support/sandboxes.js';
 import { until } from '../../test/support/wait.js';
@@ -313,6 +313,25 @@ describe('Forwarder with a window of deliveries in flight', () => {
     const expected = [...left, ...replayed];
     await until(() => forwarder.settled, (n) => n === expected.length, 'every event acknowledged', 15_000);
     expect(receiver.ids()).toEqual(new Set(expected));
+  });
+
+  it('delivers what arrives after it gave up, 24 hours on, on the last event of an app that is down: nothing was left to probe it with', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    let up = false;
+    receiver.respond = () => (up ? 200 : 503);
+    const { deliveries } = await forwarding(sb, receiver, spoolIn());
+    await customers(sb, 1);
+    await until(() => deliveries, (all) => all.some((d) => d.outcome === 'app_down'), 'the app found down');
+    // A day passes (on listen's clock alone) with the app still down: its one event is given up.
+    const now = Date.now.bind(Date);
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now() + 25 * 3_600_000);
+    later(() => clock.mockRestore());
+    await until(() => deliveries, (all) => all.some((d) => d.outcome === 'gave_up'), 'the event given up', 15_000);
+    up = true;
+    await customers(sb, 1);
+    const newest = (await sb.events()).at(-1)!.id;
+    await until(() => receiver.ids(), (ids) => ids.has(newest), 'the event after the give-up delivered');
   });
 
   it('keeps, and says so at Ready, what an earlier run left for a URL this run does not forward to', async () => {

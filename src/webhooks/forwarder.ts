@@ -466,10 +466,11 @@ export class Forwarder {
     }
     this.acknowledge(unrouted);
     this.active();
-    // An app that is down is left to its probe timer, not woken by every new event.
+    // An app that is down is left to its probe timer, not woken by every new event; unless no
+    // probe is coming (its last event was given up): then the new one is the probe.
     for (const url of touched) {
       const target = this.targets.get(url);
-      if (target?.down === 0) this.pumpNow(target);
+      if (target && (target.down === 0 || (target.timer === undefined && target.inFlight.size === 0))) this.pumpNow(target);
     }
   }
 
