@@ -334,6 +334,23 @@ describe('Forwarder with a window of deliveries in flight', () => {
     await until(() => receiver.ids(), (ids) => ids.has(newest), 'the event after the give-up delivered');
   });
 
+  it('delivers a resend of an event it has just delivered from the spool: not taken for the row it had yet to let go', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    // The first attempt fails, so the event is spooled; its retry delivers it.
+    receiver.respond = () => (receiver.received.length === 1 ? 500 : 200);
+    let resent: Promise<{ status: number }> | undefined;
+    await forwarding(sb, receiver, spoolIn(), (result) => {
+      // At once, while the delivered row waits for the next batch to be let go.
+      if (result.outcome === 'delivered') resent ??= sb.call('POST', `/v1/events/${result.event_id}/resend`, {});
+    });
+    await customers(sb, 1);
+    await until(() => resent, (call) => call !== undefined, 'the event delivered on its retry');
+    expect((await resent!).status).toBe(200);
+    await until(() => receiver.received.length, (n) => n === 3, 'the resend delivered');
+    expect(receiver.ids().size).toBe(1);
+  });
+
   it('keeps, and says so at Ready, what an earlier run left for a URL this run does not forward to', async () => {
     const sb = await sandbox();
     const receiver = await app();

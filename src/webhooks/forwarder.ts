@@ -452,7 +452,12 @@ export class Forwarder {
       this.settledAfter = this.cursorKept = entries.at(-1)!.id;
       this.hold(this.spool.keep(entries.flatMap((entry) => entry.pendings), this.cursorKept));
     }
-    if (resent.length > 0) this.hold(this.spool.keep(resent));
+    if (resent.length > 0) {
+      // A finished delivery's row stays until the next batch lets it go, and would make a
+      // resend of its event look like one already kept: the batch goes first.
+      if (this.finished.length > 0) this.settle();
+      this.hold(this.spool.keep(resent));
+    }
     // Whichever way they went, what paused the tunnel is taken in: read it again if there is room
     // (a burst spooled whole leaves nothing unspooled to finish and resume it later).
     this.advance();
