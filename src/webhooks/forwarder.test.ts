@@ -244,6 +244,27 @@ describe('Forwarder with a window of deliveries in flight', () => {
     expect(onDisk(spoolFile).rows).toEqual([]);
   });
 
+  it('spools an event the app holds past a second even when the system clock is set back meanwhile', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    later(() => release());
+    receiver.respond = async () => {
+      await released;
+      return 200;
+    };
+    const spoolFile = spoolIn();
+    await forwarding(sb, receiver, spoolFile);
+    await customers(sb, 2);
+    await until(() => receiver.received.length, (n) => n === 2, 'two deliveries held by the app');
+    // The wall clock goes back an hour (NTP, a VM resumed): a second held is still a second.
+    const now = Date.now.bind(Date);
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now() - 3_600_000);
+    later(() => clock.mockRestore());
+    await until(() => onDisk(spoolFile).rows, (rows) => rows.length === 2, 'the held events spooled', 5_000);
+  });
+
   it('spools an event the app fails before it notes the failure, and moves the cursor past it', async () => {
     const sb = await sandbox();
     const receiver = await app();

@@ -155,6 +155,7 @@ interface TargetState {
 /** An event of this run, in log order, not spooled: the service's log holds it after the spool's cursor. */
 interface Unspooled {
   id: string;
+  /** performance.now(): a wall clock set back would hold its spooling off for as long. */
   receivedAt: number;
   /** Its deliveries not finished yet. */
   pendings: Pending[];
@@ -425,7 +426,7 @@ export class Forwarder {
     this.received = [];
     // A delivery the target already has waiting in memory is not doubled.
     const deliveries = (received: Received) => received.targets.filter((url) => !this.targets.get(url)!.waiting.has(received.event.id)).map((url) => pendingOf(received, url));
-    const now = Date.now();
+    const now = performance.now();
     const entries: Unspooled[] = [];
     const resent: Pending[] = [];
     const adding = new Map<string, number>();
@@ -682,7 +683,7 @@ export class Forwarder {
     clearTimeout(this.settleTimer);
     this.settleTimer = undefined;
     if (this.spoolClosed) return;
-    const old = Date.now() - UNSPOOLED_MS;
+    const old = performance.now() - UNSPOOLED_MS;
     let through: string | undefined;
     for (const entry of this.unspooled.values()) {
       if (entry.receivedAt > old) break;
