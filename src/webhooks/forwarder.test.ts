@@ -244,6 +244,33 @@ describe('Forwarder with a window of deliveries in flight', () => {
     expect(onDisk(spoolFile).rows).toEqual([]);
   });
 
+  it('lets the service\'s cursor pass no event it still holds in memory while its spool has no cursor yet: a first run from the start of the log', async () => {
+    const sb = await sandbox(); // its log is empty: this run starts from the start of it, a cursor of nothing
+    const receiver = await app();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    later(() => release());
+    // The app holds its answer to the first event; it takes the others at once.
+    receiver.respond = async (request) => {
+      if (receiver.received.indexOf(request) === 0) await released;
+      return 200;
+    };
+    const spoolFile = spoolIn();
+    await forwarding(sb, receiver, spoolFile);
+    await customers(sb, 3);
+    const first = (await sb.events())[0]!.id;
+    const { events, listenCursors } = sb.sandbox.store;
+    const firstSeq = events.seqOf('acct_unit', first)!;
+    // Until the held event is spooled (a second on), a listen killed would resume from the service's cursor.
+    const passed: number[] = [];
+    await until(() => onDisk(spoolFile), (disk) => {
+      const service = listenCursors.get('acct_unit', 'lsn_window1234') ?? 0;
+      if (disk.cursor === undefined && service >= firstSeq) passed.push(service);
+      return disk.rows.includes(first);
+    }, 'the held event spooled', 5_000);
+    expect(passed).toEqual([]);
+  });
+
   it('spools an event the app holds past a second even when the system clock is set back meanwhile', async () => {
     const sb = await sandbox();
     const receiver = await app();

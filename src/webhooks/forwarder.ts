@@ -213,6 +213,12 @@ export class Forwarder {
   private idleTimer: NodeJS.Timeout | undefined;
   /** Events acknowledged this run. */
   private settledCount = 0;
+  /**
+   * Acks held while the spool has no cursor (a run from the start of the log): a listen
+   * killed then resumes from the service's cursor, which an ack would move past an event
+   * still in memory. They go with the settle that writes the first cursor.
+   */
+  private unacknowledged: string[] = [];
   /** Per event and target, the last answer when it was not a 2xx; removed once one is. */
   private readonly failing = new Map<string, DeliveryResult>();
   /** Releases the spool's lock: one listen of a profile at a time, or each would forward the other's events. */
@@ -387,6 +393,13 @@ export class Forwarder {
   }
 
   private acknowledge(ids: string[]): void {
+    if (this.cursorKept === undefined) {
+      if (ids.length === 0) return;
+      this.unacknowledged.push(...ids);
+      if (!this.stopping) this.settleSoon();
+      return;
+    }
+    if (this.unacknowledged.length > 0) ids = [...this.unacknowledged.splice(0), ...ids];
     if (ids.length === 0) return;
     this.tunnel.ack(ids);
     this.settledCount += ids.length;
