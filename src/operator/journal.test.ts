@@ -56,8 +56,8 @@ describe('Journal', () => {
   it('appends the header, started keys and results as whole lines, in a 0600 file it never overwrites', async () => {
     const path = join(dir, 'batches', 'b.jsonl');
     const journal = await Journal.create(path, header);
-    await journal.started('sub_1', 'key-1');
-    await journal.started('sub_2', 'key-2');
+    await journal.started('sub_1', 'key-1', 'pi_old1');
+    await journal.started('sub_2', 'key-2', null);
     await journal.result(result(1));
     await journal.close();
 
@@ -69,6 +69,7 @@ describe('Journal', () => {
     const state = await readJournal(path);
     expect(state.header).toEqual(header);
     expect([...state.keys]).toEqual([['sub_1', 'key-1'], ['sub_2', 'key-2']]);
+    expect([...state.latestBefore]).toEqual([['sub_1', 'pi_old1'], ['sub_2', null]]);
     expect([...state.results]).toEqual([['sub_1', result(1)]]);
     await expect(Journal.create(path, header)).rejects.toMatchObject({ code: 'EEXIST' });
   });
@@ -76,7 +77,7 @@ describe('Journal', () => {
   it('keeps concurrent appends whole and in the order they were made', async () => {
     const path = join(dir, 'b.jsonl');
     const journal = await Journal.create(path, header);
-    await Promise.all(Array.from({ length: 50 }, (_, i) => journal.started(`sub_${i}`, `key-${i}`)));
+    await Promise.all(Array.from({ length: 50 }, (_, i) => journal.started(`sub_${i}`, `key-${i}`, null)));
     await journal.close();
     const state = await readJournal(path);
     expect([...state.keys.values()]).toEqual(Array.from({ length: 50 }, (_, i) => `key-${i}`));
@@ -85,9 +86,9 @@ describe('Journal', () => {
   it('ignores a torn last line, and cuts it off before appending when the batch resumes', async () => {
     const path = join(dir, 'b.jsonl');
     const journal = await Journal.create(path, header);
-    await journal.started('sub_1', 'key-1');
+    await journal.started('sub_1', 'key-1', 'pi_old1');
     await journal.result(result(1));
-    await journal.started('sub_2', 'key-2');
+    await journal.started('sub_2', 'key-2', null);
     await journal.close();
     // A crash in the middle of writing sub_2's result.
     const whole = readFileSync(path, 'utf8');

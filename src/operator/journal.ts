@@ -44,7 +44,14 @@ export const BatchHeader = z.object({
 });
 export type BatchHeader = z.infer<typeof BatchHeader>;
 
-const Started = z.object({ type: z.literal('started'), subscription_id: z.string(), idempotency_key: z.string(), at: z.string() });
+const Started = z.object({
+  type: z.literal('started'),
+  subscription_id: z.string(),
+  idempotency_key: z.string(),
+  /** The subscription's latest payment intent as the key was written: a later one is an attempt that reached the service. Absent in journals of earlier versions. */
+  payment_intent_id: z.string().nullable().optional(),
+  at: z.string(),
+});
 const Result = ItemResult.extend({ type: z.literal('result'), at: z.string() });
 const Record = z.discriminatedUnion('type', [Started, Result]);
 
@@ -52,6 +59,8 @@ const Record = z.discriminatedUnion('type', [Started, Result]);
 export interface JournalState {
   header: BatchHeader;
   keys: Map<string, string>;
+  /** The latest payment intent of each started item as its key was written, where the journal says. */
+  latestBefore: Map<string, string | null>;
   results: Map<string, ItemResult>;
   /** Length in bytes of the whole lines; anything after is a torn last line. */
   wholeLength: number;
@@ -79,18 +88,22 @@ export function parseJournal(text: string, path: string): JournalState {
   };
   const header = parse(BatchHeader, lines[0]!, 1);
   const keys = new Map<string, string>();
+  const latestBefore = new Map<string, string | null>();
   const results = new Map<string, ItemResult>();
   lines.slice(1).forEach((line, i) => {
     const record = parse(Record, line, i + 2);
     if (record.type === 'started') {
       // The first key is the one whose request may have been sent.
-      if (!keys.has(record.subscription_id)) keys.set(record.subscription_id, record.idempotency_key);
+      if (!keys.has(record.subscription_id)) {
+        keys.set(record.subscription_id, record.idempotency_key);
+        if (record.payment_intent_id !== undefined) latestBefore.set(record.subscription_id, record.payment_intent_id);
+      }
     } else {
       const { type: _type, at: _at, ...result } = record;
       results.set(result.subscription_id, result);
     }
   });
-  return { header, keys, results, wholeLength: Buffer.byteLength(text.slice(0, end)) };
+  return { header, keys, latestBefore, results, wholeLength: Buffer.byteLength(text.slice(0, end)) };
 }
 
 export async function readJournal(path: string): Promise<JournalState> {
@@ -152,9 +165,9 @@ export class Journal {
     }
   }
 
-  /** Records the key an item's request is about to be sent with. */
-  started(subscriptionId: string, idempotencyKey: string): Promise<void> {
-    return this.append({ type: 'started', subscription_id: subscriptionId, idempotency_key: idempotencyKey, at: new Date().toISOString() });
+  /** Records the key an item's request is about to be sent with, and its subscription's latest payment intent before it. */
+  started(subscriptionId: string, idempotencyKey: string, latestPaymentIntentId: string | null): Promise<void> {
+    return this.append({ type: 'started', subscription_id: subscriptionId, idempotency_key: idempotencyKey, payment_intent_id: latestPaymentIntentId, at: new Date().toISOString() });
   }
 
   result(result: ItemResult): Promise<void> {

@@ -170,9 +170,9 @@ describe('runRetryBatch', () => {
     const first = await newBatch();
     // The crash: sub 0's request was sent and answered, its result never written; sub 1's
     // key was written but its request never left; sub 2 was not started.
-    await first.journal.started(ids[0]!, 'key-sent');
+    await first.journal.started(ids[0]!, 'key-sent', first.state.header.items[0]!.payment_intent_id);
     await client.call('subscriptions.retry', { params: { id: ids[0]! }, idempotencyKey: 'key-sent' });
-    await first.journal.started(ids[1]!, 'key-unsent');
+    await first.journal.started(ids[1]!, 'key-unsent', first.state.header.items[1]!.payment_intent_id);
     await first.journal.close();
 
     const resumed = await openBatch(first.journal.path);
@@ -193,6 +193,29 @@ describe('runRetryBatch', () => {
     expect(report.results[0]!.payment_intent_id).toBe((await intents(ids[0]!))[0]!.id);
   });
 
+  it('after a crash, sends a started item whose request never left, even when another attempt came between its selection and its turn', async () => {
+    const [id] = await pastDue(1);
+    await fix(id!, NO_FUNDS);
+    const first = await newBatch();
+    // Before its turn, support retries it by hand (declined again), then gives it a card that pays.
+    expect((await s.call('POST', `/v1/subscriptions/${id}/retry`)).status).toBe(402);
+    await fix(id!);
+    // Its turn: the key is journaled, and the service is unreachable as the retry is sent.
+    const down: typeof client = Object.create(client);
+    down.call = async <T>(name: Parameters<Client['call']>[0], options: Parameters<Client['call']>[1] = {}): Promise<T> => {
+      if (name === 'subscriptions.retry') throw new NetworkError('Could not reach the service.', client.baseUrl);
+      return client.call<T>(name, options);
+    };
+    expect((await runRetryBatch({ client: down, batch: first, concurrency: 1 })).error).toBeInstanceOf(NetworkError);
+    await first.journal.close();
+
+    const resumed = await openBatch(first.journal.path);
+    const report = await runRetryBatch({ client, batch: resumed, concurrency: 1 });
+    await resumed.journal.close();
+    expect(report.results.map((r) => [r.outcome, r.status, r.idempotency_key === resumed.state.keys.get(id!)])).toEqual([['succeeded', 'active', true]]);
+    expect((await intents(id!)).map((pi) => pi.status)).toEqual(['succeeded', 'requires_payment_method', 'requires_payment_method']);
+  });
+
   it('resumed after the service forgot its keys (a day on), takes a started item\'s attempt as its result: never a second attempt, never a paid one called skipped', async () => {
     const ids = await pastDue(3);
     await fix(ids[0]!);
@@ -200,7 +223,7 @@ describe('runRetryBatch', () => {
     const first = await newBatch(undefined, true);
     // The crash: subs 0 and 1 were sent and answered (paid; declined again), their results never written.
     for (const id of ids.slice(0, 2)) {
-      await first.journal.started(id, `key-${id}`);
+      await first.journal.started(id, `key-${id}`, first.state.header.items.find((item) => item.subscription_id === id)!.payment_intent_id);
       await client.call('subscriptions.retry', { params: { id }, idempotencyKey: `key-${id}` }).catch(() => undefined);
     }
     await first.journal.close();

@@ -52,7 +52,7 @@ export async function createBatch(input: {
     items: input.items,
   };
   const journal = await Journal.create(input.path ?? journalFile(input.dir, batch_id), header);
-  return { journal, state: { header, keys: new Map(), results: new Map(), wholeLength: 0 } };
+  return { journal, state: { header, keys: new Map(), latestBefore: new Map(), results: new Map(), wholeLength: 0 } };
 }
 
 export const openBatch = (path: string): Promise<OpenBatch> => Journal.resume(path);
@@ -162,7 +162,9 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
     let result: ItemResult;
     let key = state.keys.get(item.subscription_id);
     // Started by a run cut short: its retry may have reached the service, which keeps a key's answer a day only.
-    const earlier = key === undefined ? undefined : await earlierAttempt(client, item, key);
+    // Compared with the intent latest as its key was written, not at selection: an attempt by anyone in between is not this batch's.
+    const before = state.latestBefore.has(item.subscription_id) ? state.latestBefore.get(item.subscription_id)! : item.payment_intent_id;
+    const earlier = key === undefined ? undefined : await earlierAttempt(client, item, key, before);
     if (earlier) {
       result = earlier;
     } else {
@@ -172,8 +174,9 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
       if (decision.retry) {
         if (key === undefined) {
           key = newKey();
-          await journal.started(item.subscription_id, key);
+          await journal.started(item.subscription_id, key, now.payment_intent_id);
           state.keys.set(item.subscription_id, key);
+          state.latestBefore.set(item.subscription_id, now.payment_intent_id);
         }
         result = await sendRetry(item, key);
       } else {
@@ -212,14 +215,14 @@ function notRetried(item: PastDueSubscription, reason: SkipReason): ItemResult {
 
 /**
  * What became of a retry a run cut short may have sent: its subscription's latest payment
- * intent is no longer the one it was selected with, so an attempt reached the service
+ * intent is no longer `before`, the latest as its key was written, so an attempt reached the service
  * (this batch's, or anyone's since), and that attempt is the item's result. Undefined when
  * none did: the retry is sent (again) with its key. Sending it blindly would, once the
  * service had forgotten the key, attempt a second payment, or count a paid one as skipped.
  */
-async function earlierAttempt(client: OperatorClient, item: PastDueSubscription, key: string): Promise<ItemResult | undefined> {
+async function earlierAttempt(client: OperatorClient, item: PastDueSubscription, key: string, before: string | null): Promise<ItemResult | undefined> {
   const now = await client.call<Subscription>('subscriptions.get', { params: { id: item.subscription_id } });
-  if (now.latest_payment_intent_id === item.payment_intent_id) return undefined;
+  if (now.latest_payment_intent_id === before) return undefined;
   const base = { subscription_id: item.subscription_id, customer_id: item.customer_id, amount: item.amount, currency: item.currency, idempotency_key: key, payment_intent_id: now.latest_payment_intent_id };
   if (now.status === 'active') return { ...base, outcome: 'succeeded', status: now.status, decline_code: null, skip_reason: null, message: null };
   if (now.status !== 'past_due') {
