@@ -8,7 +8,7 @@ import { inProcessSandbox } from '../../test/support/in-process.js';
 import { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
-import type { ItemResult } from './journal.js';
+import { type ItemResult, readJournal } from './journal.js';
 import { findPastDue } from './past-due.js';
 import { createBatch, listBatches, openBatch, runRetryBatch } from './retry-batch.js';
 
@@ -285,6 +285,26 @@ describe('runRetryBatch', () => {
       expect(keys.get(id)!.size, 'one key per subscription, however often sent').toBe(1);
       expect(await intents(id)).toHaveLength(2);
     }
+  });
+
+  it('stopped (Ctrl-C) while the service rate limits it, is interrupted at once, not failed: the item stays started for the resume', async () => {
+    const [id] = await pastDue(1);
+    await fix(id!);
+    const batch = await newBatch();
+    const busy: typeof client = Object.create(client);
+    busy.call = async <T>(name: Parameters<Client['call']>[0], options: Parameters<Client['call']>[1] = {}): Promise<T> => {
+      if (name === 'subscriptions.retry') throw new ApiError(429, 'rate_limited', 'Too many requests.');
+      return client.call<T>(name, options);
+    };
+    const abort = new AbortController();
+    // Ctrl-C as the batch starts waiting out the rate limit, for longer than any test runs.
+    const waitAnHour = () => (abort.abort(), 60 * 60 * 1000);
+    const report = await runRetryBatch({ client: busy, batch, concurrency: 1, signal: abort.signal, rateLimitWait: waitAnHour });
+    await batch.journal.close();
+    expect(report.error).toBeUndefined();
+    expect(report.interrupted).toBe(true);
+    expect(report.remaining.map((item) => item.subscription_id)).toEqual([id]);
+    expect((await readJournal(batch.journal.path)).keys.has(id!)).toBe(true);
   });
 
   it('skips items no longer past_due at retry time, with their status', async () => {

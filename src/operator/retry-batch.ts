@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../domain/errors.js';
 import { randomToken } from '../domain/ids.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
@@ -150,10 +151,13 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
       try {
         return await attempt(client, item, key);
       } catch (error) {
-        if (!(error instanceof ApiError && error.status === 429) || n + 1 >= RATE_LIMIT_TRIES || options.signal?.aborted) throw error;
+        if (!(error instanceof ApiError && error.status === 429) || n + 1 >= RATE_LIMIT_TRIES) throw error;
+        // Stopped while rate limited: the batch is interrupted (exit 130), not failed; the item stays started.
+        if (options.signal?.aborted) throw new StoppedWhileLimited();
         // The service is past its rate: fewer at once, and this one again with its key.
         if (concurrency > 1) options.onRateLimited?.((concurrency = Math.ceil(concurrency / 2)));
-        await new Promise((resolve) => setTimeout(resolve, wait(n)));
+        await sleep(wait(n), undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
+        if (options.signal?.aborted) throw new StoppedWhileLimited();
       }
     }
   };
@@ -191,10 +195,14 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
   try {
     await eachLimited(todo, () => concurrency, retryOne, () => options.signal?.aborted ?? false);
   } catch (error) {
+    if (error instanceof StoppedWhileLimited) return reportOf(state, journal.path, { interrupted: true });
     return reportOf(state, journal.path, { interrupted: options.signal?.aborted, error });
   }
   return reportOf(state, journal.path, { interrupted: options.signal?.aborted && state.results.size < state.header.items.length });
 }
+
+/** A rate-limited retry not sent again because the batch was stopped: an interruption, not an error. */
+class StoppedWhileLimited extends Error {}
 
 /** An item the batch's rule leaves alone: no request, its last decline kept for the record. */
 function notRetried(item: PastDueSubscription, reason: SkipReason): ItemResult {
