@@ -6,6 +6,7 @@ import { ManualScheduler } from '../../../test/support/manual-scheduler.js';
 import { Receiver } from '../../../test/support/receiver.js';
 import { until } from '../../../test/support/wait.js';
 import { startTestSandbox, type TestSandbox } from '../../../test/support/sandboxes.js';
+import { keyFileOf } from '../store/keys.js';
 import { buildServer } from '../server.js';
 import { RETRY_DELAYS_S, retryDelayMs } from './delivery.js';
 
@@ -127,6 +128,24 @@ describe('webhook delivery', () => {
     await app.waitFor(() => app.received.length === 2, 5_000, 'the retry after the restart');
     expect(app.received[1]!.event.data.object.id).toBe(customer.id);
     expect(app.received[1]!.verified).toBe(true);
+  });
+
+  it('disables, with the reason, an endpoint whose secret was sealed with a key file since lost', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-delivery-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const db = join(dir, 'sandbox.db');
+    const { sb, endpoint } = await setup({ db });
+    await sb.close();
+    rmSync(keyFileOf(db));
+    const again = await startTestSandbox({ db, webhookRetryScale: 0.002 });
+    cleanup.push(() => again.close());
+    const customer = (await again.call('POST', '/v1/customers', {})).body;
+    const eventId = (await again.call('GET', '/v1/events')).body.data.find((e: any) => e.data.object.id === customer.id).id;
+    const delivery = await until(async () => (await again.call('GET', `/v1/events/${eventId}`)).body.deliveries[0], (d) => d.status !== 'pending', 'the delivery to end');
+    expect(delivery.status).toBe('canceled');
+    // Silently enabled, it would take every later event and deliver none.
+    const fetched = (await again.call('GET', `/v1/webhook-endpoints/${endpoint.id}`)).body;
+    expect(fetched).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('key file') });
   });
 
   it('retries on the time of its scheduler, not the wall clock\'s', async () => {

@@ -101,7 +101,13 @@ export class DeliveryWorker {
     const secret = store.deliveries.secretOf(due.account, due.endpoint_id);
     if (!event || !secret) {
       // The account was reset or the endpoint deleted under this delivery.
-      store.deliveries.record(due.id, due.attempts, { status: 'canceled' });
+      store.db.transaction(() => {
+        store.deliveries.record(due.id, due.attempts, { status: 'canceled' });
+        // Or its secret was sealed with a key file since lost: left enabled, the endpoint
+        // would take every later event and deliver none, with no word why.
+        const account = store.accounts.byId(due.account);
+        if (!secret && account) disableWebhookEndpoint(this.contextOf(account), due.endpoint_id, 'its signing secret was sealed with a key file since lost: create a new endpoint');
+      });
       return;
     }
     const attempt = await postSignedEvent(due.url, event, secret, { dispatcher: this.agent, userAgent: 'pay-sandbox-webhooks', signal }).catch(() => undefined);
