@@ -43,6 +43,8 @@ export interface Timer {
 export interface Scheduler {
   /** Milliseconds since the epoch. */
   now(): number;
+  /** Milliseconds on a clock that never jumps (timers run on it): how far `now` was set back or forward shows against it. */
+  monotonic(): number;
   /** Runs fn after ms; the timer never keeps the process alive by itself. */
   after(ms: number, fn: () => void): Timer;
   /** Resolves after the events already queued (I/O, other requests) have had their turn. */
@@ -54,6 +56,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const realScheduler: Scheduler = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   after(ms, fn) {
     const timer = setTimeout(fn, Math.min(Math.max(0, ms), MAX_TIMER_MS)).unref();
     return { cancel: () => clearTimeout(timer) };

@@ -10,6 +10,11 @@ export class ManualScheduler implements Scheduler {
     return this.at;
   }
 
+  /** Its time never jumps: it moves only by `advance`. */
+  monotonic(): number {
+    return this.at;
+  }
+
   after(ms: number, fn: () => void): Timer {
     const timer = { due: this.at + Math.max(0, ms), fn };
     this.timers.push(timer);

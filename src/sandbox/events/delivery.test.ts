@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualScheduler } from '../../../test/support/manual-scheduler.js';
 import { Receiver } from '../../../test/support/receiver.js';
 import { until } from '../../../test/support/wait.js';
@@ -146,6 +146,21 @@ describe('webhook delivery', () => {
     // Silently enabled, it would take every later event and deliver none.
     const fetched = (await again.call('GET', `/v1/webhook-endpoints/${endpoint.id}`)).body;
     expect(fetched).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('key file') });
+  });
+
+  it('retries when due even if the system clock is set back while the retry waits', async () => {
+    // First retry due 1 s (±20 %) after the first attempt.
+    const { sb, app } = await setup({ webhookRetryScale: 1 });
+    app.respond = () => (app.received.length === 1 ? 500 : 200);
+    await sb.call('POST', '/v1/customers', {});
+    await app.waitFor(() => app.received.length === 1);
+    const eventId = app.received[0]!.id;
+    await until(async () => (await sb.call('GET', `/v1/events/${eventId}`)).body.deliveries[0], (d) => d.attempts.length === 1, 'the first attempt to be recorded');
+    // The wall clock goes back an hour (NTP, a VM resumed): a second to wait is still a second.
+    const now = Date.now.bind(Date);
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now() - 3_600_000);
+    cleanup.push(() => clock.mockRestore());
+    await app.waitFor(() => app.received.length === 2, 8_000, 'the retry');
   });
 
   it('retries on the time of its scheduler, not the wall clock\'s', async () => {

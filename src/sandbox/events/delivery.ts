@@ -13,6 +13,9 @@ import type { Store } from '../store/index.js';
  */
 export const RETRY_DELAYS_S: readonly number[] = [1, 5, 30, 120, 600, 3600, ...Array<number>(23).fill(3600)];
 
+/** A drop of the system clock against the monotonic one smaller than this is drift, not a reset: due times stay. */
+const CLOCK_SET_BACK_MS = 1000;
+
 export interface DeliveryTiming {
   /**
    * Multiplies every retry delay; 1 in normal use. Tests shorten the schedule with it
@@ -47,6 +50,8 @@ export class DeliveryWorker {
   private timer: Timer | undefined;
   private started = false;
   private stopped = false;
+  /** The system clock less the monotonic one, at the last kick: a drop is the system clock set back. */
+  private skew: number;
 
   constructor(
     private readonly store: Store,
@@ -56,6 +61,7 @@ export class DeliveryWorker {
     private readonly timing: DeliveryTiming = DEFAULT_DELIVERY_TIMING,
   ) {
     this.agent = new Agent({ connect: { timeout: timing.timeoutMs }, headersTimeout: timing.timeoutMs, bodyTimeout: timing.timeoutMs });
+    this.skew = scheduler.now() - scheduler.monotonic();
   }
 
   /** Sends what is due now and from then on; until then, kick() does nothing. */
@@ -78,6 +84,11 @@ export class DeliveryWorker {
     if (!this.started || this.stopped) return;
     const deliveries = this.store.deliveries;
     const now = this.scheduler.now();
+    const skew = now - this.scheduler.monotonic();
+    // Due times are system-clock times (they outlive the process): with that clock set
+    // back (NTP, a VM resumed), each retry would wait as much longer; they move back with it.
+    if (skew < this.skew - CLOCK_SET_BACK_MS) deliveries.shiftPending(skew - this.skew);
+    this.skew = skew;
     const free = this.timing.concurrency - this.inFlight.size;
     if (free > 0) {
       for (const due of deliveries.due(now, free, new Set(this.inFlight.keys()))) {

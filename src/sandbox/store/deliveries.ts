@@ -82,6 +82,11 @@ export class DeliveryStore {
     return this.db.get<{ next: number | null }>("SELECT min(next_attempt_at) AS next FROM deliveries WHERE status = 'pending' AND next_attempt_at > ?", nowMs)?.next ?? undefined;
   }
 
+  /** Moves every pending delivery's due time by ms (the system clock was set back by -ms). */
+  shiftPending(ms: number): void {
+    this.db.run("UPDATE deliveries SET next_attempt_at = next_attempt_at + ? WHERE status = 'pending'", ms);
+  }
+
   /**
    * Records an attempt; `next` is the retry time, or the final status. An attempt in
    * flight when its endpoint was disabled or deleted (canceled meanwhile) is still kept:
