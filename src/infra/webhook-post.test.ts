@@ -40,12 +40,12 @@ describe('postSignedEvent', () => {
     const ok = await app((_req, res) => res.writeHead(204).end());
     const agent = dispatcher();
     const secret = newWebhookSecret();
-    const answered = await postSignedEvent(ok.url, event(1), secret, { dispatcher: agent, userAgent: 'test' });
+    const answered = await postSignedEvent(ok.url, event(1), secret, { dispatcher: agent, userAgent: 'test', timeoutMs: 10_000 });
     expect(answered).toMatchObject({ status_code: 204, error: null });
     expect(Date.parse(answered.attempted_at)).not.toBeNaN();
     expect(ok.seen[0]!.headers).toMatchObject({ 'webhook-id': 'evt_post1', 'user-agent': 'test', 'content-type': 'application/json' });
 
-    const refused = await postSignedEvent('http://127.0.0.1:9/hooks', event(2), secret, { dispatcher: agent, userAgent: 'test' });
+    const refused = await postSignedEvent('http://127.0.0.1:9/hooks', event(2), secret, { dispatcher: agent, userAgent: 'test', timeoutMs: 10_000 });
     expect(refused).toMatchObject({ status_code: null, error: 'ECONNREFUSED' });
   });
 
@@ -54,7 +54,7 @@ describe('postSignedEvent', () => {
     const agent = dispatcher();
     const secret = newWebhookSecret();
     const controller = new AbortController();
-    const posts = [1, 2, 3].map((n) => postSignedEvent(silent.url, event(n), secret, { dispatcher: agent, userAgent: 'test', signal: controller.signal }));
+    const posts = [1, 2, 3].map((n) => postSignedEvent(silent.url, event(n), secret, { dispatcher: agent, userAgent: 'test', timeoutMs: 10_000, signal: controller.signal }));
     const settled = Promise.allSettled(posts);
     await until(() => silent.seen.length === 3);
     controller.abort(new Error('stopping'));
@@ -62,7 +62,7 @@ describe('postSignedEvent', () => {
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
     await until(() => silent.seen.every((req) => req.socket.destroyed));
 
-    await expect(postSignedEvent(silent.url, event(4), secret, { dispatcher: agent, userAgent: 'test', signal: controller.signal })).rejects.toThrow('stopping');
+    await expect(postSignedEvent(silent.url, event(4), secret, { dispatcher: agent, userAgent: 'test', timeoutMs: 10_000, signal: controller.signal })).rejects.toThrow('stopping');
     expect(silent.seen).toHaveLength(3);
   });
 
@@ -73,14 +73,29 @@ describe('postSignedEvent', () => {
     const agent = dispatcher();
     const secret = newWebhookSecret();
     const controller = new AbortController();
-    const waiting = postSignedEvent(slow.url, event(1), secret, { dispatcher: agent, userAgent: 'test', signal: controller.signal });
+    const waiting = postSignedEvent(slow.url, event(1), secret, { dispatcher: agent, userAgent: 'test', timeoutMs: 10_000, signal: controller.signal });
     await until(() => held.length === 1);
     hold = false;
     for (const n of [2, 3, 4]) {
-      await expect(postSignedEvent(slow.url, event(n), secret, { dispatcher: agent, userAgent: 'test', signal: controller.signal })).resolves.toMatchObject({ status_code: 200 });
+      await expect(postSignedEvent(slow.url, event(n), secret, { dispatcher: agent, userAgent: 'test', timeoutMs: 10_000, signal: controller.signal })).resolves.toMatchObject({ status_code: 200 });
     }
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
     controller.abort(new Error('stopping'));
     await expect(waiting).rejects.toThrow('stopping');
+  });
+
+  it('gives up on an app that trickles its answer once the attempt has had its whole time', async () => {
+    const trickles: NodeJS.Timeout[] = [];
+    closing.push(async () => trickles.forEach(clearInterval));
+    // Headers at once, then a byte every 20 ms: each within the body timeout, the body never done.
+    const trickling = await app((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      trickles.push(setInterval(() => res.write('.'), 20));
+    });
+    const agent = new Agent({ bodyTimeout: 1_000 });
+    closing.push(() => agent.destroy());
+    const attempt = await postSignedEvent(trickling.url, event(1), newWebhookSecret(), { dispatcher: agent, userAgent: 'test', timeoutMs: 300 });
+    expect(attempt).toMatchObject({ status_code: null, error: 'timeout' });
+    expect(attempt.duration_ms).toBeGreaterThanOrEqual(300);
   });
 });

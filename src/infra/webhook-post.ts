@@ -12,6 +12,8 @@ export interface PostAttempt {
 /**
  * POSTs an event signed with `secret` and says how it went: the status, or a short
  * reason (`timeout`, `ECONNREFUSED`) when there was no answer. Only an abort throws.
+ * `timeoutMs` bounds the whole attempt, answer included: the dispatcher's body timeout
+ * is a gap between chunks, so an app trickling its answer would hold the slot forever.
  * Through the dispatcher's own handler interface: undici's `request()` wraps each
  * answer in a body stream and an async resource, a third of a delivery's cost under a
  * burst, and nothing here reads the body.
@@ -20,7 +22,7 @@ export async function postSignedEvent(
   url: string,
   event: { id: string },
   secret: string,
-  options: { dispatcher: Dispatcher; userAgent: string; headers?: Record<string, string>; signal?: AbortSignal; payload?: string },
+  options: { dispatcher: Dispatcher; userAgent: string; timeoutMs: number; headers?: Record<string, string>; signal?: AbortSignal; payload?: string },
 ): Promise<PostAttempt> {
   // `payload`: the event as already serialised by the caller (listen keeps it so), not serialised again.
   const payload = options.payload ?? JSON.stringify(event);
@@ -33,6 +35,7 @@ export async function postSignedEvent(
       body: payload,
       dispatcher: options.dispatcher,
       signal: options.signal,
+      timeoutMs: options.timeoutMs,
     });
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
@@ -76,15 +79,23 @@ function onAbort(signal: AbortSignal, abort: () => void): () => void {
 }
 
 /** One POST whose answer's body is read and dropped: its status. */
-function post(url: string, options: { headers: Record<string, string>; body: string; dispatcher: Dispatcher; signal: AbortSignal | undefined }): Promise<number> {
+function post(url: string, options: { headers: Record<string, string>; body: string; dispatcher: Dispatcher; signal: AbortSignal | undefined; timeoutMs: number }): Promise<number> {
   const { signal } = options;
   signal?.throwIfAborted();
   return new Promise<number>((resolve, reject) => {
     let status = 0;
     let controller: Dispatcher.DispatchController | undefined;
+    let timedOut = false;
     const abort = () => controller?.abort(signal!.reason as Error);
     const forget = signal && onAbort(signal, abort);
-    const settle = () => forget?.();
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      controller?.abort(new AttemptTimeoutError());
+    }, options.timeoutMs);
+    const settle = () => {
+      clearTimeout(deadline);
+      forget?.();
+    };
     try {
       options.dispatcher.dispatch(
         { ...target(url), method: 'POST', headers: options.headers, body: options.body },
@@ -92,6 +103,7 @@ function post(url: string, options: { headers: Record<string, string>; body: str
           onRequestStart(started) {
             controller = started;
             if (signal?.aborted) abort();
+            else if (timedOut) controller.abort(new AttemptTimeoutError());
           },
           onResponseStart(_controller, statusCode) {
             status = statusCode;
@@ -114,8 +126,14 @@ function post(url: string, options: { headers: Record<string, string>; body: str
   });
 }
 
+/** An attempt past its whole time (`timeoutMs`), however its answer was coming. */
+class AttemptTimeoutError extends Error {
+  override name = 'AttemptTimeoutError';
+}
+
 /** A short reason a person can act on: `timeout`, `ECONNREFUSED`, … */
 export function describeError(error: unknown): string {
+  if (error instanceof AttemptTimeoutError) return 'timeout';
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'timeout';
   // undici's name for a connection the other side closed mid-request.

@@ -18,6 +18,8 @@ export interface StartSandboxOptions {
   port?: number;
   /** Multiplies the webhook endpoints' retry schedule (1 s, 5 s, 30 s…): 0.001 makes its seconds milliseconds. */
   webhookRetryScale?: number;
+  /** Each delivery attempt's whole time (10 s by default). */
+  webhookTimeoutMs?: number;
   /** How often listen tunnels and terminal readers are pinged; a silent one is dropped. */
   heartbeatMs?: { listen?: number; readers?: number };
   /** Requests per second per account before 429 `rate_limited` (to test your back-off); unlimited when omitted. */
@@ -60,7 +62,7 @@ export async function startInProcess(options: StartSandboxOptions = {}): Promise
     db: options.db ?? ':memory:',
     clock,
     headerPrefix: 'pay',
-    webhooks: { retryScale: options.webhookRetryScale },
+    webhooks: { retryScale: options.webhookRetryScale, timeoutMs: options.webhookTimeoutMs },
     listenHeartbeatMs: options.heartbeatMs?.listen,
     readerHeartbeatMs: options.heartbeatMs?.readers,
     rateLimit: options.rateLimit,

@@ -608,6 +608,7 @@ export class Forwarder {
     const attempt = await postSignedEvent(target.url, pending.event, this.options.secret, {
       dispatcher: this.agent,
       userAgent: 'pay-webhooks-listen',
+      timeoutMs: this.options.timeoutMs,
       headers: this.options.forwardHeaders,
       payload: pending.payload,
       signal: this.flush.signal,

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -111,6 +113,31 @@ describe('webhook delivery', () => {
     expect((await sb.call('POST', '/v1/customers', {})).status).toBe(200);
     expect(Date.now() - started).toBeLessThan(500);
     await app.waitFor(() => app.received.length === 1);
+  });
+
+  it('times out an endpoint that trickles its answer, and retries it', async () => {
+    const trickles: NodeJS.Timeout[] = [];
+    let requests = 0;
+    // The first answer: headers, then a byte every 20 ms, never done; the retry's: 200.
+    const trickling = createServer((_req, res) => {
+      if (++requests > 1) return res.writeHead(200).end();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      trickles.push(setInterval(() => res.write('.'), 20));
+    });
+    await new Promise<void>((resolve) => trickling.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise<void>((resolve) => {
+      trickles.forEach(clearInterval);
+      trickling.closeAllConnections();
+      trickling.close(() => resolve());
+    }));
+    const sb = await startTestSandbox({ webhookRetryScale: 0.002, webhookTimeoutMs: 300 });
+    cleanup.push(() => sb.close());
+    await sb.call('POST', '/v1/webhook-endpoints', { url: `http://127.0.0.1:${(trickling.address() as AddressInfo).port}/hook`, enabled_events: ['customer.created'] });
+    await sb.call('POST', '/v1/customers', {});
+    const eventId = (await sb.call('GET', '/v1/events')).body.data.find((e: any) => e.type === 'customer.created').id;
+    const delivery = await until(async () => (await sb.call('GET', `/v1/events/${eventId}`)).body.deliveries[0], (d) => d.status !== 'pending', 'the delivery to end');
+    expect(delivery.status).toBe('succeeded');
+    expect(delivery.attempts).toMatchObject([{ status_code: null, error: 'timeout' }, { status_code: 200, error: null }]);
   });
 
   it('keeps deliveries due across a restart of the sandbox', async () => {

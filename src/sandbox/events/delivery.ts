@@ -121,7 +121,7 @@ export class DeliveryWorker {
       });
       return;
     }
-    const attempt = await postSignedEvent(due.url, event, secret, { dispatcher: this.agent, userAgent: 'pay-sandbox-webhooks', signal }).catch(() => undefined);
+    const attempt = await postSignedEvent(due.url, event, secret, { dispatcher: this.agent, userAgent: 'pay-sandbox-webhooks', timeoutMs: this.timing.timeoutMs, signal }).catch(() => undefined);
     // Cut short by stop(): the delivery stays due and runs after the next start.
     if (!attempt) return;
     const attempts = [...due.attempts, attempt];
