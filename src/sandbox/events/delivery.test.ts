@@ -140,6 +140,20 @@ describe('webhook delivery', () => {
     expect(delivery.attempts).toMatchObject([{ status_code: null, error: 'timeout' }, { status_code: 200, error: null }]);
   });
 
+  it('keeps delivering to an endpoint while another holds its attempts unanswered', async () => {
+    const stuck = await new Receiver().start();
+    cleanup.push(() => stuck.stop());
+    const held: Array<(status: number) => void> = [];
+    stuck.respond = () => new Promise<number>((resolve) => held.push(resolve));
+    cleanup.push(() => held.forEach((answer) => answer(200)));
+    const { sb, app } = await setup({ webhookTimeoutMs: 60_000 });
+    await sb.call('POST', '/v1/webhook-endpoints', { url: stuck.url('/hook'), enabled_events: ['customer.created'] });
+    for (let i = 0; i < 20; i++) await sb.call('POST', '/v1/customers', {});
+    // Unanswered for a minute, the stuck endpoint's attempts would take every slot.
+    await app.waitFor(() => app.received.length === 20, 10_000, 'every event at the endpoint that answers');
+    expect(held.length).toBeLessThan(20);
+  });
+
   it('keeps deliveries due across a restart of the sandbox', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-delivery-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));

@@ -30,6 +30,13 @@ export interface DeliveryTiming {
 
 export const DEFAULT_DELIVERY_TIMING: DeliveryTiming = { retryScale: 1, timeoutMs: 10_000, concurrency: 16 };
 
+/**
+ * Attempts in flight to one endpoint at most: one that holds its answers (up to the
+ * timeout) would otherwise take every slot, and every other endpoint, of every account,
+ * would wait behind it.
+ */
+const PER_ENDPOINT = 4;
+
 /** The delay before retry n (1-based), with ±20 % jitter so retries do not arrive in step. */
 export function retryDelayMs(retry: number, scale: number, random = Math.random): number | undefined {
   const seconds = RETRY_DELAYS_S[retry - 1];
@@ -45,7 +52,7 @@ export function retryDelayMs(retry: number, scale: number, random = Math.random)
  * a restarted sandbox picks up whatever was still due.
  */
 export class DeliveryWorker {
-  private readonly inFlight = new Map<number, { done: Promise<void>; abort: AbortController }>();
+  private readonly inFlight = new Map<number, { done: Promise<void>; abort: AbortController; endpoint: string }>();
   private readonly agent: Agent;
   private timer: Timer | undefined;
   private started = false;
@@ -89,22 +96,38 @@ export class DeliveryWorker {
     // back (NTP, a VM resumed), each retry would wait as much longer; they move back with it.
     if (skew < this.skew - CLOCK_SET_BACK_MS) deliveries.shiftPending(skew - this.skew);
     this.skew = skew;
-    const free = this.timing.concurrency - this.inFlight.size;
-    if (free > 0) {
-      for (const due of deliveries.due(now, free, new Set(this.inFlight.keys()))) {
-        const abort = new AbortController();
-        const done = this.attempt(due, abort.signal).finally(() => {
-          this.inFlight.delete(due.id);
-          this.kick();
-        });
-        this.inFlight.set(due.id, { done, abort });
+    let free = this.timing.concurrency - this.inFlight.size;
+    const busy = new Map<string, number>();
+    for (const { endpoint } of this.inFlight.values()) busy.set(endpoint, (busy.get(endpoint) ?? 0) + 1);
+    while (free > 0) {
+      const full = [...busy].filter(([, n]) => n >= PER_ENDPOINT).map(([endpoint]) => endpoint);
+      const found = deliveries.due(now, free, new Set(this.inFlight.keys()), full);
+      let started = 0;
+      for (const due of found) {
+        const count = busy.get(due.endpoint_id) ?? 0;
+        if (count >= PER_ENDPOINT) continue;
+        busy.set(due.endpoint_id, count + 1);
+        this.send(due);
+        started++;
       }
+      free -= started;
+      // All taken: there was no more, or no room. Some left: their endpoint filled up; look past it.
+      if (started === found.length) break;
     }
     // Due work beyond the concurrency is picked up as attempts finish; the timer is for later work.
     this.timer?.cancel();
     const next = deliveries.nextDueAfter(now);
     if (next !== undefined) this.timer = this.scheduler.after(next - now, this.kick);
   };
+
+  private send(due: DueDelivery): void {
+    const abort = new AbortController();
+    const done = this.attempt(due, abort.signal).finally(() => {
+      this.inFlight.delete(due.id);
+      this.kick();
+    });
+    this.inFlight.set(due.id, { done, abort, endpoint: due.endpoint_id });
+  }
 
   private async attempt(due: DueDelivery, signal: AbortSignal): Promise<void> {
     const store = this.store;

@@ -65,11 +65,12 @@ export class DeliveryStore {
     );
   }
 
-  /** Pending deliveries due at nowMs, oldest first, leaving out those already in flight. */
-  due(nowMs: number, limit: number, inFlight: ReadonlySet<number>): DueDelivery[] {
+  /** Pending deliveries due at nowMs, oldest first, leaving out those already in flight and those to `skipEndpoints`. */
+  due(nowMs: number, limit: number, inFlight: ReadonlySet<number>, skipEndpoints: readonly string[] = []): DueDelivery[] {
+    const skip = skipEndpoints.length === 0 ? '' : ` AND endpoint_id NOT IN (${skipEndpoints.map(() => '?').join(', ')})`;
     const rows = this.db.all<DeliveryRow>(
-      "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?",
-      nowMs, limit + inFlight.size,
+      `SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?${skip} ORDER BY next_attempt_at, id LIMIT ?`,
+      nowMs, ...skipEndpoints, limit + inFlight.size,
     );
     return rows
       .filter((r) => !inFlight.has(r.id))
