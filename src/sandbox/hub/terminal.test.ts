@@ -136,6 +136,14 @@ describe('terminal reader hub', () => {
     const { reader } = await raw.next('registered');
     expect(reader).toMatchObject({ device_type: 'self_owned', status: 'online' });
     raw.ws.close();
+    await until(() => readerStatus(sb, reader.id), (s) => s === 'offline', 'the reader to go offline');
+    // The same command run again (a restarted simulator) is the reader its code activated.
+    const restarted = await connect(sb, { serial_number: 'SN-OWN-1', processor: 'A', model: 'a-countertop', activation_code: code.toLowerCase() });
+    expect((await restarted.next('registered')).reader).toMatchObject({ id: reader.id, device_type: 'self_owned', status: 'online' });
+    restarted.ws.close();
+    // Another serial may not use it again.
+    const other = await connect(sb, { serial_number: 'SN-OWN-2', processor: 'A', model: 'a-countertop', activation_code: code });
+    expect(await other.next('error')).toMatchObject({ status: 400, error: { param: 'activation_code', message: expect.stringContaining('already used') } });
     const renamed = await connect(sb, { serial_number: 'SN-OWN-1', processor: 'A', model: 'a-handheld' });
     expect(await renamed.next('error')).toMatchObject({ status: 400, error: { param: 'model', message: expect.stringContaining(reader.id) } });
   });

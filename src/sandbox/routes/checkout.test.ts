@@ -81,6 +81,26 @@ describe('checkout sessions', () => {
     expect(twoWrong.body).toContain('value="13/34"');
   });
 
+  it('leaves an open session\'s intent to its page: the API may not change its amount, confirm or cancel it', async () => {
+    const cs = await session({ amount: 500 });
+    const pm = (await s.call('POST', '/v1/payment-methods', { type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123' } })).body;
+    for (const [path, body] of [
+      [`/v1/payment-intents/${cs.payment_intent_id}`, { amount: 9999 }],
+      [`/v1/payment-intents/${cs.payment_intent_id}/confirm`, { payment_method_id: pm.id }],
+      [`/v1/payment-intents/${cs.payment_intent_id}/cancel`, {}],
+    ] as const) {
+      const res = await s.call('POST', path, body);
+      expect(res.status, path).toBe(409);
+      expect(res.body.error, path).toMatchObject({ type: 'state_error', code: 'invalid_state' });
+      expect(res.body.error.message, path).toContain(cs.id);
+    }
+    expect((await s.call('GET', `/v1/payment-intents/${cs.payment_intent_id}`)).body).toMatchObject({ status: 'requires_payment_method', amount: 500 });
+    // The page shows what it charges.
+    expect((await page(`/checkout/${cs.id}`)).body).toContain('Pay $5.00');
+    expect((await submit(cs.id, { number: '4242424242424242', exp: '12/34', cvc: '123', zip: '94110' })).statusCode).toBe(303);
+    expect((await s.call('GET', `/v1/charges?payment_intent_id=${cs.payment_intent_id}`)).body.data[0]).toMatchObject({ amount: 500, amount_captured: 500 });
+  });
+
   it('tells an expiry in the past as an expired card', async () => {
     const cs = await session();
     const res = await submit(cs.id, { number: '4242424242424242', exp: '12/29', cvc: '123', zip: '94110' });

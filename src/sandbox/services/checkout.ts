@@ -83,7 +83,7 @@ export function payCheckoutSession(ctx: ServiceContext, id: string, form: Checko
   const session = getCheckoutSession(ctx, id);
   if (session.status !== 'open') throw new ApiError(409, 'invalid_state', `This checkout session is ${session.status}: it can no longer be paid.`);
   const pm = createPaymentMethod(ctx, paymentMethodOf(form, ctx.today));
-  const intent = confirmPaymentIntent(ctx, session.payment_intent_id, { payment_method_id: pm.id });
+  const intent = confirmPaymentIntent(ctx, session.payment_intent_id, { payment_method_id: pm.id }, 'checkout_session');
   if (intent.status !== 'succeeded') throw new ApiError(409, 'invalid_state', `Payment intent ${intent.id} is ${intent.status}.`);
   const complete = ctx.update<CheckoutSession>({ ...session, status: 'complete', payment_status: 'paid' });
   ctx.emit('checkout_session.completed', complete, { payment_intent_id: intent.id });
@@ -100,7 +100,7 @@ export const checkoutExpiry: DueWork = {
       if (compareInstants(session.expires_at, ctx.now) > 0) continue;
       const intent = getPaymentIntent(ctx, session.payment_intent_id);
       if (intent.status === 'requires_payment_method' || intent.status === 'requires_confirmation') {
-        cancelPaymentIntent(ctx, intent.id, { cancellation_reason: 'abandoned' });
+        cancelPaymentIntent(ctx, intent.id, { cancellation_reason: 'abandoned' }, 'checkout_session');
       }
       const expired = ctx.update<CheckoutSession>({ ...session, status: 'expired' });
       ctx.emit('checkout_session.expired', expired, { payment_intent_id: intent.id });

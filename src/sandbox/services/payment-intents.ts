@@ -1,5 +1,5 @@
 import { expiryPassed } from '../../domain/cards.js';
-import { DEFAULT_LIST_LIMIT } from '../../domain/common.js';
+import { type BaseObject, DEFAULT_LIST_LIMIT } from '../../domain/common.js';
 import type { Customer } from '../../domain/customers.js';
 import { ApiError, invalid, invalidState, missing } from '../../domain/errors.js';
 import type {
@@ -135,9 +135,10 @@ export function createAndConfirmForSubscription(
   return attempt(ctx, intent, pm).intent;
 }
 
-export function confirmPaymentIntent(ctx: ServiceContext, id: string, body: PaymentIntentConfirm): PaymentIntent {
+export function confirmPaymentIntent(ctx: ServiceContext, id: string, body: PaymentIntentConfirm, by: Caller = 'api'): PaymentIntent {
   const intent = getPaymentIntent(ctx, id);
   requireStatus(intent, CONFIRMABLE, 'confirm');
+  if (by === 'api') refuseOpenSessionIntent(ctx, intent, 'confirm');
   const pmId = body.payment_method_id ?? intent.payment_method_id;
   if (pmId === null) throw missing('payment_method_id', `Missing required parameter: payment_method_id. Payment intent ${intent.id} has no payment method to confirm with.`);
   const pm = storedPaymentMethod(ctx, pmId, 'payment_method_id');
@@ -275,10 +276,11 @@ export function capturePaymentIntent(ctx: ServiceContext, id: string, body: Paym
   return succeeded;
 }
 
-export function cancelPaymentIntent(ctx: ServiceContext, id: string, body: PaymentIntentCancel): PaymentIntent {
+export function cancelPaymentIntent(ctx: ServiceContext, id: string, body: PaymentIntentCancel, by: Caller = 'api'): PaymentIntent {
   const intent = getPaymentIntent(ctx, id);
   // Spec section 8, rule 2: only before processing or succeeded.
   requireStatus(intent, CANCELABLE, 'cancel');
+  if (by === 'api') refuseOpenSessionIntent(ctx, intent, 'cancel');
   const data = intentEventData(intent);
   if (intent.status === 'requires_capture') {
     // Held funds are reversed: the authorization is released.
@@ -306,6 +308,7 @@ export function cancelPaymentIntent(ctx: ServiceContext, id: string, body: Payme
 export function updatePaymentIntent(ctx: ServiceContext, id: string, body: PaymentIntentUpdate): PaymentIntent {
   const intent = getPaymentIntent(ctx, id);
   requireStatus(intent, CONFIRMABLE, 'update');
+  refuseOpenSessionIntent(ctx, intent, 'update');
   const updated = ctx.update<PaymentIntent>({
     ...intent,
     amount: body.amount ?? intent.amount,
@@ -314,6 +317,21 @@ export function updatePaymentIntent(ctx: ServiceContext, id: string, body: Payme
   });
   ctx.emit('payment_intent.updated', updated, intentEventData(updated));
   return updated;
+}
+
+/** Who acts on an intent: a request to the API, or the checkout session that owns it (its page, its expiry). */
+export type Caller = 'api' | 'checkout_session';
+
+/**
+ * An open checkout session's intent is paid on the session's page and canceled when it
+ * expires: changed, confirmed or canceled through the API, the page would show one amount
+ * and charge another, or stay open for an intent that can no longer be paid.
+ */
+function refuseOpenSessionIntent(ctx: ServiceContext, intent: PaymentIntent, action: string): void {
+  const session = ctx.list<BaseObject>('checkout_session', { limit: 1, filters: { payment_intent_id: intent.id, status: 'open' } }).data[0];
+  if (session) {
+    throw new ApiError(409, 'invalid_state', `Cannot ${action} payment intent ${intent.id}: it belongs to checkout session ${session.id}, which is open. The customer pays it on the session's page (checkout_session_url), and it is canceled when the session expires; for another amount, create a new checkout session.`);
+  }
 }
 
 function requireStatus(intent: PaymentIntent, allowed: readonly PaymentIntentStatus[], action: string): void {

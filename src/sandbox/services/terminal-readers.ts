@@ -32,8 +32,11 @@ export function createActivationCode(ctx: ServiceContext): ActivationCode {
   });
 }
 
+const activationCode = (ctx: ServiceContext, code: string) =>
+  ctx.list<ActivationCode>('terminal_activation_code', { limit: 1, filters: { code: code.toUpperCase() } }).data[0];
+
 export function activateReader(ctx: ServiceContext, input: ReaderActivate): TerminalReader {
-  const code = ctx.list<ActivationCode>('terminal_activation_code', { limit: 1, filters: { code: input.activation_code.toUpperCase() } }).data[0];
+  const code = activationCode(ctx, input.activation_code);
   if (!code) throw invalid('activation_code', 'Invalid activation_code: no such code on this account. Request one with POST /v1/terminal-readers/activation-codes.');
   if (code.used_by !== null) throw invalid('activation_code', `Invalid activation_code: it was already used to activate ${code.used_by}. Request a new code.`);
   if (compareInstants(code.expires_at, ctx.now) <= 0) throw invalid('activation_code', `Invalid activation_code: it expired at ${code.expires_at}. Request a new code.`);
@@ -54,8 +57,11 @@ const readerBySerial = (ctx: ServiceContext, serial: string) =>
  */
 export function identifyReader(ctx: ServiceContext, hello: ReaderHello): TerminalReader {
   const { serial_number, processor, model, label, activation_code } = hello;
-  if (activation_code !== undefined) return activateReader(ctx, { activation_code, serial_number, processor, model, label });
   const known = hello.terminal_reader_id === undefined ? readerBySerial(ctx, serial_number) : ctx.get<StoredReader>('terminal_reader', hello.terminal_reader_id, 'terminal_reader_id');
+  // The reader a code activated, connecting with it again (the same simulator command run again), is that reader.
+  if (activation_code !== undefined && (!known || activationCode(ctx, activation_code)?.used_by !== known.id)) {
+    return activateReader(ctx, { activation_code, serial_number, processor, model, label });
+  }
   if (!known) return registerReader(ctx, { serial_number, processor, model, label, device_type: 'developer' });
   for (const field of ['serial_number', 'processor', 'model'] as const) {
     if (known[field] !== hello[field]) throw invalid(field, `Invalid ${field}: reader ${known.id} has ${field} ${known[field]}, not ${hello[field]}.`);
