@@ -101,6 +101,15 @@ describe('idempotent replay through pay api --idempotency-key', () => {
     expect(list.body.data).toHaveLength(1);
   });
 
+  it('a key that is empty or not printable ASCII is a usage error naming the flag (exit 2), nothing sent', async () => {
+    for (const key of ['', 'ключ', 'two\nlines', ' padded ']) {
+      const result = await sb.pay(['api', 'POST', '/v1/customers', '-f', 'email=bad-key@example.com', '--idempotency-key', key]);
+      expect([result.code, result.stdout], JSON.stringify(key)).toEqual([2, '']);
+      expect(result.stderr).toContain('Invalid --idempotency-key: must be');
+    }
+    expect((await sb.http('GET', '/v1/customers?limit=100&email=bad-key@example.com')).body.data).toHaveLength(0);
+  });
+
   it('the same key with a different body: 422, exit 5, nothing created', async () => {
     const key = `key-conflict-${Date.now()}`;
     await sb.pay(['api', 'POST', '/v1/customers', '-f', 'email=one@example.com', '--idempotency-key', key]);

@@ -77,6 +77,17 @@ describe('idempotency', () => {
     expect(snapshot()).toBe(before);
   });
 
+  it('an empty key, or one that is not printable ASCII, is refused (400 naming the header) and recorded nowhere', async () => {
+    // A script's unset $KEY sends an empty header: taken as a key, its second payment was a replay of its first.
+    const before = snapshot();
+    for (const key of ['', 'caf\u00e9', 'tab\there']) {
+      const res = await call('POST', '/v1/customers', { headers: { 'idempotency-key': key }, body: { email: 'first@example.com' } });
+      expect([res.status, res.body.error?.code, res.body.error?.param], JSON.stringify(key)).toEqual([400, 'parameter_invalid', 'Idempotency-Key']);
+      expect(res.body.error.message).toContain('printable ASCII');
+    }
+    expect(snapshot()).toBe(before);
+  });
+
   it('keys are per account', async () => {
     const headers = { 'idempotency-key': 'key-shared' };
     const a = await call('POST', '/v1/customers', { headers, body: { email: 'a@example.com' } });

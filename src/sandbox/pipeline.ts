@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { BaseObject } from '../domain/common.js';
+import { type BaseObject, IDEMPOTENCY_KEY_RULE, IdempotencyKey } from '../domain/common.js';
 import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
 import { ApiError, clip, parseOrThrow } from '../domain/errors.js';
 import { type BodyOf, bodySchemaOf } from '../domain/request-bodies.js';
@@ -92,7 +92,7 @@ export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefine
   /** The replay, parse, act and record steps of an authenticated request. */
   function steps(request: FastifyRequest) {
     const account = accounts.get(request)!;
-    const key = isWrite(method) ? headerValue(request, 'idempotency-key') : undefined;
+    const key = isWrite(method) ? idempotencyKeyOf(request) : undefined;
     const requestPath = request.url.split('?')[0]!;
     const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
 
@@ -212,6 +212,15 @@ type HeaderSource = Pick<FastifyRequest, 'headers'>;
 function headerValue(request: HeaderSource, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** A write's Idempotency-Key, if it sent one: one breaking the rule is refused before any record is looked up. */
+function idempotencyKeyOf(request: HeaderSource): string | undefined {
+  const key = headerValue(request, 'idempotency-key');
+  if (key !== undefined && !IdempotencyKey.safeParse(key).success) {
+    throw new ApiError(400, 'parameter_invalid', `Invalid Idempotency-Key header: ${IDEMPOTENCY_KEY_RULE}.`, { param: 'Idempotency-Key' });
+  }
+  return key;
 }
 
 /**

@@ -82,6 +82,11 @@ export async function run(options: ApiOptions, f: Factory): Promise<void> {
   if (!METHODS.includes(method)) throw new UsageError(`Invalid <method> '${options.method}': use one of ${METHODS.join(', ')}.`);
   // Before the profile is read or a sandbox started; the client checks it again against the base URL.
   checkPath(options.path);
+  if (options.idempotencyKey !== undefined) {
+    // The service's rule, loaded only when a key is given (it brings zod); undici would refuse such a key only as the request is made.
+    const { IDEMPOTENCY_KEY_RULE, IdempotencyKey } = await import('../../../domain/common.js');
+    if (!IdempotencyKey.safeParse(options.idempotencyKey).success) throw new UsageError(`Invalid --idempotency-key: ${IDEMPOTENCY_KEY_RULE}.`);
+  }
   const given = [...(options.rawField ?? []), ...(options.field ?? [])].sort((x, y) => x.at - y.at);
   if (options.dataJson !== undefined && given.length > 0) throw new UsageError('Use -f/-F or --data-json, not both.');
   if (options.dataJson !== undefined && method === 'GET') throw new UsageError('Invalid --data-json: a GET sends no body; give query parameters with -f/-F.');
