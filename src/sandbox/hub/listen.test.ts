@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { startTestSandbox, testSandboxes, type TestSandbox } from '../../../test/support/sandboxes.js';
@@ -42,7 +45,7 @@ class Tap {
 }
 
 describe('listen hub', () => {
-  const { sandbox } = testSandboxes();
+  const { sandbox, later } = testSandboxes();
   const customer = async (sb: TestSandbox) => (await sb.call('POST', '/v1/customers', {})).body;
   const eventIds = async (sb: TestSandbox) => ((await sb.call('GET', '/v1/events?limit=100')).body.data as Array<{ id: string }>).map((e) => e.id).reverse();
 
@@ -98,6 +101,28 @@ describe('listen hub', () => {
     const tap = await Tap.open(sb, `?after=${before}&listener=lsn_unit0009`);
     await until(() => tap.events().length, (n) => n === 2, 'the events since the reset');
     expect(tap.ready).toMatchObject({ cursor_source: 'after_gone', backlog: 2 });
+    expect(tap.events()).toEqual(since);
+    await tap.close();
+  });
+
+  it('resumes at the position a reset erased also once the sandbox restarted: positions are never used again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-listen-reset-'));
+    later(() => rmSync(dir, { recursive: true, force: true }));
+    const db = join(dir, 'sandbox.db');
+    let sb = await startTestSandbox({ db });
+    for (let i = 0; i < 2; i++) await customer(sb);
+    const [, before] = await eventIds(sb);
+    expect((await sb.call('POST', '/v1/test-helpers/reset', {})).status).toBe(200);
+    await sb.close();
+    sb = await startTestSandbox({ db });
+    later(() => sb.close());
+    for (let i = 0; i < 3; i++) await customer(sb);
+    const since = await eventIds(sb);
+    expect(since).toHaveLength(3);
+    const tap = await Tap.open(sb, `?after=${before}&listener=lsn_unit0010`);
+    await until(() => tap.ready, Boolean, 'ready');
+    expect(tap.ready).toMatchObject({ cursor_source: 'after_gone', backlog: 3 });
+    await until(() => tap.events().length, (n) => n === 3, 'the events since the reset');
     expect(tap.events()).toEqual(since);
     await tap.close();
   });

@@ -36,7 +36,8 @@ export class EventLog {
     private readonly accounts: AccountStore,
     private readonly objects: ObjectStore,
   ) {
-    this.nextSeq = (db.get<{ top: number | null }>('SELECT max(seq) AS top FROM events')?.top ?? 0) + 1;
+    // Past every position used: those of erased events (clear) too.
+    this.nextSeq = db.get<{ top: number }>('SELECT max(coalesce((SELECT max(seq) FROM events), 0), coalesce((SELECT top FROM erased_events), 0)) AS top')!.top + 1;
   }
 
   append(account: string, type: EventType, object: BaseObject, created: string, extra: Record<string, unknown> = {}): Event {
@@ -153,6 +154,7 @@ export class EventLog {
   }
 
   clear(account: string): void {
+    this.db.run('INSERT INTO erased_events (id, top) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET top = max(top, excluded.top)', this.nextSeq - 1);
     this.db.run('DELETE FROM events WHERE account = ?', this.accounts.keyOf(account));
   }
 }

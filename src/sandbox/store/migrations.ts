@@ -257,4 +257,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX objects_by_status;
   `,
+  // 9: the highest event position an account reset erased. A position is never used
+  // again (an erased event's id still says where a listener stood, EventLog.positionOf),
+  // yet the log's next position was counted from the events left, so after a reset and a
+  // restart new events took the erased positions.
+  `
+  CREATE TABLE erased_events (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    top INTEGER NOT NULL
+  );
+  `,
 ];
