@@ -41,7 +41,7 @@ export class TestClock {
    * answering other requests, heartbeats and deliveries. Call it outside any transaction,
    * or the steps would all join that one.
    */
-  async advance(ctxFor: (now: string) => ServiceContext, to: string): Promise<void> {
+  async advance(ctxFor: (now: string) => ServiceContext, to: string, request?: { key: string; bodyHash: string }): Promise<void> {
     const account = ctxFor(to).account.id;
     const from = this.now(account);
     if (compareInstants(to, from) < 0) {
@@ -51,13 +51,25 @@ export class TestClock {
       throw new ApiError(409, 'invalid_state', 'The test clock of this account is already being advanced: wait for that advance to finish.');
     }
     this.advancing.add(account);
+    const accounts = this.store.accounts;
     try {
+      // Kept until the advance ends, for a retry of its request after a crash (resumable).
+      if (request) this.store.db.transaction(() => accounts.setClockAdvance(account, { to, key: request.key, body_hash: request.bodyHash }));
       await this.runSteps(account, ctxFor, to);
-      // Idempotency keys expire by this clock alone: those it moved past go now.
-      this.store.db.transaction(() => this.store.idempotency.forgetExpired(account, to));
+      this.store.db.transaction(() => {
+        accounts.setClockAdvance(account, null);
+        // Idempotency keys expire by this clock alone: those it moved past go now.
+        this.store.idempotency.forgetExpired(account, to);
+      });
     } finally {
       this.advancing.delete(account);
     }
+  }
+
+  /** The target of the advance this request started before a crash cut it short: the same key and body. */
+  resumable(account: string, request: { key: string; bodyHash: string } | undefined): string | undefined {
+    const underWay = request && this.store.accounts.clockAdvance(account);
+    return underWay && underWay.key === request.key && underWay.body_hash === request.bodyHash ? underWay.to : undefined;
   }
 
   private async runSteps(account: string, ctxFor: (now: string) => ServiceContext, to: string): Promise<void> {

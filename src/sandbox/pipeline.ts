@@ -17,6 +17,8 @@ export interface RouteInput<B, Q> {
   params: Record<string, string>;
   /** The sandbox's origin as the caller reached it, for absolute URLs (hosted pages). */
   origin: string;
+  /** The request's Idempotency-Key and body hash, if it sent a key: what a handler committing its own steps resumes by. */
+  idempotency: { key: string; bodyHash: string } | undefined;
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -104,6 +106,7 @@ export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefine
         query: (schemas.query ? parseOrThrow(schemas.query, request.query ?? {}) : undefined) as Parsed<QS>,
         params: request.params as Record<string, string>,
         origin: originOf(request),
+        idempotency: key === undefined ? undefined : { key, bodyHash },
       };
       if (!schemas.query) rejectUnknown(request.query ?? {}, 'This operation takes no query parameters.');
       if (!bodySchema && isWrite(method)) rejectUnknown(body, 'This operation takes no body.');

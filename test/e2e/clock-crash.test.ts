@@ -91,3 +91,29 @@ it('charges no due payment twice and misses none across a SIGKILL mid-advance', 
   }
   expect(generated()).toBe(total);
 }, 120_000);
+
+// A CLI that lost its connection mid-advance (the sandbox killed) starts the sandbox again
+// and retries with the same Idempotency-Key: the advance it asked for is `days` from the
+// clock it was sent at, not from wherever the killed one stopped. Runs on after the test
+// above, over its subscriptions, with the clock at TARGET.
+it('resumes a killed advance by days to the target of its first attempt when retried with its key', async () => {
+  expect(clockNow()).toBe(`${TARGET}T00:00:00Z`);
+  const key = { 'idempotency-key': 'advance-two-years' };
+  const body = { days: 730 };
+  const target = `${addDays(TARGET, 730)}T00:00:00Z`;
+  const long = sb.http('POST', '/v1/test-helpers/clock/advance', body, key).catch(() => undefined);
+  const deadline = Date.now() + 30_000;
+  while (Date.parse(clockNow()) < Date.parse('2032-06-01') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await sb.kill();
+  await long;
+  expect(Date.parse(clockNow())).toBeLessThan(Date.parse(target));
+
+  await sb.restart();
+  const retried = await sb.http('POST', '/v1/test-helpers/clock/advance', body, key);
+  expect(retried.status).toBe(200);
+  expect(retried.body).toEqual({ object: 'test_clock', now: target });
+  // And it is now an advance done: the same request again is its replay, moving nothing.
+  const replayed = await sb.http('POST', '/v1/test-helpers/clock/advance', body, key);
+  expect(replayed.body).toEqual({ object: 'test_clock', now: target });
+  expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+}, 120_000);

@@ -11,10 +11,12 @@ export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
 
   apiRoute(app, sandbox, 'test_helpers.clock', {}, (ctx) => clockOf(ctx.account.id));
 
-  // The advance commits its steps itself, a batch at a time (TestClock), never all in one transaction.
-  apiRoute(app, sandbox, 'test_helpers.clock_advance', { ownTransactions: true }, async (ctx, { body }) => {
-    const to = clockTarget(body, ctx.now);
-    await sandbox.clock.advance((now) => sandbox.context(ctx.account, now), to);
+  // The advance commits its steps itself, a batch at a time (TestClock), never all in one
+  // transaction. A retry of one a crash cut short (same key, same body) goes on to its
+  // target: `days` counted again from where it stopped would run cycles nobody asked for.
+  apiRoute(app, sandbox, 'test_helpers.clock_advance', { ownTransactions: true }, async (ctx, { body, idempotency }) => {
+    const to = sandbox.clock.resumable(ctx.account.id, idempotency) ?? clockTarget(body, ctx.now);
+    await sandbox.clock.advance((now) => sandbox.context(ctx.account, now), to, idempotency);
     return clockOf(ctx.account.id);
   });
 

@@ -7,6 +7,13 @@ export interface Account {
   id: string;
 }
 
+/** A clock advance under way: its target, and the request that asked for it, if it had an Idempotency-Key. */
+export interface ClockAdvanceUnderWay {
+  to: string;
+  key: string;
+  body_hash: string;
+}
+
 export const hashKey = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
 export const newApiKey = () => `sk_test_${randomToken(32)}`;
 
@@ -70,5 +77,15 @@ export class AccountStore {
   setClockNow(id: string, now: string): void {
     this.clockCache.delete(id);
     this.db.run('UPDATE accounts SET clock_now = ? WHERE id = ?', now, id);
+  }
+
+  /** The keyed clock advance that started and has not finished (a crash cut it short), if any. */
+  clockAdvance(id: string): ClockAdvanceUnderWay | undefined {
+    const row = this.db.get<{ clock_advance: string | null }>('SELECT clock_advance FROM accounts WHERE id = ?', id);
+    return row?.clock_advance ? (JSON.parse(row.clock_advance) as ClockAdvanceUnderWay) : undefined;
+  }
+
+  setClockAdvance(id: string, advance: ClockAdvanceUnderWay | null): void {
+    this.db.run('UPDATE accounts SET clock_advance = ? WHERE id = ?', advance === null ? null : JSON.stringify(advance), id);
   }
 }

@@ -56,6 +56,7 @@ export class Store {
       this.deliveries.clear(account);
       this.listenCursors.clear(account);
       this.accounts.setClockNow(account, clockNow);
+      this.accounts.setClockAdvance(account, null);
       this.enabledEndpoints.delete(account);
     });
   }

@@ -267,4 +267,10 @@ export const MIGRATIONS: readonly string[] = [
     top INTEGER NOT NULL
   );
   `,
+  // 10: the clock advance under way on an account, with the Idempotency-Key and body
+  // hash of its request: a retry of an advance a crash cut short resumes toward its
+  // target, where `days` counted again from the clock it reached would overshoot.
+  `
+  ALTER TABLE accounts ADD COLUMN clock_advance TEXT;
+  `,
 ];
