@@ -303,6 +303,12 @@ describe('payment intents, card_present', () => {
     const present = (outcome: string) => s.call('POST', `/v1/test-helpers/terminal-readers/${r.id}/present`, { outcome });
     await pay();
     expect((await present('partial')).body).toMatchObject({ status: 'succeeded', amount_received: 500 });
+    // With the amount the card covers named, that amount is captured, not half (the CLI's --available-amount says so).
+    for (const presented of [{ outcome: 'partial' }, { card_number: '4000000000005555' }]) {
+      await pay();
+      const covered = await s.call('POST', `/v1/test-helpers/terminal-readers/${r.id}/present`, { ...presented, available_amount: 700 });
+      expect(covered.body, JSON.stringify(presented)).toMatchObject({ status: 'succeeded', amount_received: 700 });
+    }
     await pay();
     expect((await present('succeeded')).body).toMatchObject({ status: 'succeeded', amount_received: 1001 });
     await pay();

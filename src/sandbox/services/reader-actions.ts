@@ -39,7 +39,9 @@ export function presentOnReader(ctx: ServiceContext, readerId: string, body: Rea
   if (action.type === 'refund_payment') return settleRefundOnReader(ctx, reader, action.refund_id, refundAcceptedByKey(key, channel));
   const intent = getPaymentIntent(ctx, action.payment_intent_id);
   const tip = body.tip_amount ?? 0;
-  const result = limitToAvailable(chargeOutcomeByKey(key, channel, intent.amount + tip), body.available_amount);
+  // A named available amount is what the card covers: it, not the partial card's half, is captured.
+  const paying = key === 'partial' && body.available_amount !== undefined ? 'success' : key;
+  const result = limitToAvailable(chargeOutcomeByKey(paying, channel, intent.amount + tip), body.available_amount);
   return settleOnReader(ctx, reader, intent.id, result, { tip, card_present: presentedCard(body, key) });
 }
 
