@@ -53,7 +53,7 @@ _pay_flags() {
     'payment-methods list') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--type' '--verbose' ;;
     'profiles add') printf '%s\n' '--account' '--api-key' '--api-key-stdin' '--base-url' '--default' '--header-prefix' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'profiles remove'|'sandbox reset'|'subscriptions cancel'|'webhooks endpoints delete') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--yes' '-y' ;;
-    'readers activate') printf '%s\n' '--activation-code' '--help' '-h' '--json' '--label' '--model' '--no-color' '--no-input' '--processor' '--profile' '--serial' '--verbose' ;;
+    'readers activate') printf '%s\n' '--activation-code' '--help' '-h' '--json' '--label' '--model' '--no-color' '--no-input' '--processor' '--profile' '--serial' '--serial-number' '--verbose' ;;
     'readers list') printf '%s\n' '--all' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--processor' '--profile' '--starting-after' '--verbose' ;;
     'readers present') printf '%s\n' '--available-amount' '--card' '--help' '-h' '--json' '--method' '--no-color' '--no-input' '--outcome' '--profile' '--tip-amount' '--verbose' ;;
     'refunds create') printf '%s\n' '--amount' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--payment-intent' '--profile' '--reason' '--verbose' ;;
@@ -97,7 +97,7 @@ _pay_value_flags() {
     'payment-methods create') printf '%s\n' '--card' '--card-number' '--customer' '--cvc' '--exp' '--exp-month' '--exp-year' '--json' '--metadata' '--profile' '--reader' '--type' '--zip' ;;
     'payment-methods list') printf '%s\n' '--customer' '--json' '--limit' '--profile' '--starting-after' '--type' ;;
     'profiles add') printf '%s\n' '--account' '--api-key' '--base-url' '--header-prefix' '--json' '--profile' ;;
-    'readers activate') printf '%s\n' '--activation-code' '--json' '--label' '--model' '--processor' '--profile' '--serial' ;;
+    'readers activate') printf '%s\n' '--activation-code' '--json' '--label' '--model' '--processor' '--profile' '--serial' '--serial-number' ;;
     'readers list') printf '%s\n' '--json' '--limit' '--processor' '--profile' '--starting-after' ;;
     'readers present') printf '%s\n' '--available-amount' '--card' '--json' '--method' '--outcome' '--profile' '--tip-amount' ;;
     'refunds create') printf '%s\n' '--amount' '--json' '--metadata' '--payment-intent' '--profile' '--reason' ;;

@@ -84,7 +84,7 @@ function __pay_value_flags
         case 'profiles add'
             printf '%s\n' '--account' '--api-key' '--base-url' '--header-prefix' '--json' '--profile'
         case 'readers activate'
-            printf '%s\n' '--activation-code' '--json' '--label' '--model' '--processor' '--profile' '--serial'
+            printf '%s\n' '--activation-code' '--json' '--label' '--model' '--processor' '--profile' '--serial' '--serial-number'
         case 'readers list'
             printf '%s\n' '--json' '--limit' '--processor' '--profile' '--starting-after'
         case 'readers present'
@@ -414,6 +414,7 @@ complete -c pay -n '__pay_at \'readers activate\'' -l label -x -d 'A name for th
 complete -c pay -n '__pay_at \'readers activate\'' -l model -x -a 'a-countertop a-handheld b-countertop b-handheld b-mobile' -d 'Reader model'
 complete -c pay -n '__pay_at \'readers activate\'' -l processor -x -a 'A B' -d 'Processor of the reader (self-owned readers are processor A)'
 complete -c pay -n '__pay_at \'readers activate\'' -l serial -x -d 'Serial number printed on the reader'
+complete -c pay -n '__pay_at \'readers activate\'' -l serial-number -x -d 'Same as --serial'
 complete -c pay -n '__pay_at \'readers activation-code\'' -f
 complete -c pay -n '__pay_at \'readers activation-code\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'readers get\'' -f
