@@ -29,7 +29,7 @@ _pay_commands() {
 _pay_flags() {
   case $1 in
     '') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--version' '-V' ;;
-    'api') printf '%s\n' '--data-json' '--field' '-F' '--help' '-h' '--idempotency-key' '--json' '--no-color' '--no-input' '--profile' '--raw-field' '-f' '--verbose' ;;
+    'api') printf '%s\n' '--data-json' '--field' '-F' '--help' '-h' '--idempotency-key' '--json' '--method' '-X' '--no-color' '--no-input' '--profile' '--raw-field' '-f' '--verbose' ;;
     'charges'|'charges get'|'checkout'|'customers'|'customers get'|'events'|'events get'|'intents'|'intents get'|'payment-links'|'payment-methods'|'payment-methods get'|'profiles'|'profiles list'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'refunds'|'refunds get'|'sandbox'|'sandbox accounts'|'sandbox cards'|'sandbox clock'|'sandbox clock show'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions get'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'webhooks'|'webhooks endpoints'|'webhooks endpoints get'|'webhooks rotate-secret') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'charges help'|'checkout help'|'customers help'|'events help'|'help'|'intents help'|'payment-links help'|'payment-methods help'|'profiles help'|'readers help'|'refunds help'|'sandbox accounts help'|'sandbox clock help'|'sandbox help'|'subscriptions help'|'terminal help'|'webhooks endpoints help'|'webhooks help') printf '%s\n' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'charges list') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--verbose' ;;
@@ -53,7 +53,7 @@ _pay_flags() {
     'payment-methods list') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--type' '--verbose' ;;
     'profiles add') printf '%s\n' '--account' '--api-key' '--api-key-stdin' '--base-url' '--default' '--header-prefix' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'profiles remove'|'sandbox reset'|'subscriptions cancel'|'webhooks endpoints delete') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--yes' '-y' ;;
-    'readers activate') printf '%s\n' '--activation-code' '--help' '-h' '--json' '--label' '--model' '--no-color' '--no-input' '--processor' '--profile' '--serial' '--verbose' ;;
+    'readers activate') printf '%s\n' '--activation-code' '--help' '-h' '--json' '--label' '--model' '--no-color' '--no-input' '--processor' '--profile' '--serial' '--serial-number' '--verbose' ;;
     'readers list') printf '%s\n' '--all' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--processor' '--profile' '--starting-after' '--verbose' ;;
     'readers present') printf '%s\n' '--available-amount' '--card' '--help' '-h' '--json' '--method' '--no-color' '--no-input' '--outcome' '--profile' '--tip-amount' '--verbose' ;;
     'refunds create') printf '%s\n' '--amount' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--payment-intent' '--profile' '--reason' '--verbose' ;;
@@ -78,7 +78,7 @@ _pay_flags() {
 _pay_value_flags() {
   case $1 in
     ''|'charges'|'charges get'|'charges help'|'checkout'|'checkout get'|'checkout help'|'completion'|'customers'|'customers get'|'customers help'|'events'|'events get'|'events help'|'help'|'intents'|'intents get'|'intents help'|'payment-links'|'payment-links help'|'payment-methods'|'payment-methods get'|'payment-methods help'|'profiles'|'profiles help'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'readers help'|'refunds'|'refunds get'|'refunds help'|'sandbox'|'sandbox accounts'|'sandbox accounts help'|'sandbox cards'|'sandbox clock'|'sandbox clock help'|'sandbox clock show'|'sandbox help'|'sandbox reset'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions cancel'|'subscriptions get'|'subscriptions help'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'terminal help'|'webhooks'|'webhooks endpoints'|'webhooks endpoints delete'|'webhooks endpoints get'|'webhooks endpoints help'|'webhooks help'|'webhooks rotate-secret') printf '%s\n' '--json' '--profile' ;;
-    'api') printf '%s\n' '--data-json' '--field' '-F' '--idempotency-key' '--json' '--profile' '--raw-field' '-f' ;;
+    'api') printf '%s\n' '--data-json' '--field' '-F' '--idempotency-key' '--json' '--method' '-X' '--profile' '--raw-field' '-f' ;;
     'charges list') printf '%s\n' '--customer' '--json' '--limit' '--payment-intent' '--profile' '--starting-after' ;;
     'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--description' '--json' '--merchant-name' '--metadata' '--profile' '--success-url' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--json' '--last-name' '--metadata' '--middle-name' '--phone' '--profile' ;;
@@ -97,7 +97,7 @@ _pay_value_flags() {
     'payment-methods create') printf '%s\n' '--card' '--card-number' '--customer' '--cvc' '--exp' '--exp-month' '--exp-year' '--json' '--metadata' '--profile' '--reader' '--type' '--zip' ;;
     'payment-methods list') printf '%s\n' '--customer' '--json' '--limit' '--profile' '--starting-after' '--type' ;;
     'profiles add') printf '%s\n' '--account' '--api-key' '--base-url' '--header-prefix' '--json' '--profile' ;;
-    'readers activate') printf '%s\n' '--activation-code' '--json' '--label' '--model' '--processor' '--profile' '--serial' ;;
+    'readers activate') printf '%s\n' '--activation-code' '--json' '--label' '--model' '--processor' '--profile' '--serial' '--serial-number' ;;
     'readers list') printf '%s\n' '--json' '--limit' '--processor' '--profile' '--starting-after' ;;
     'readers present') printf '%s\n' '--available-amount' '--card' '--json' '--method' '--outcome' '--profile' '--tip-amount' ;;
     'refunds create') printf '%s\n' '--amount' '--json' '--metadata' '--payment-intent' '--profile' '--reason' ;;

@@ -46,7 +46,7 @@ function __pay_value_flags
         case '' 'charges' 'charges get' 'charges help' 'checkout' 'checkout get' 'checkout help' 'completion' 'customers' 'customers get' 'customers help' 'events' 'events get' 'events help' 'help' 'intents' 'intents get' 'intents help' 'payment-links' 'payment-links help' 'payment-methods' 'payment-methods get' 'payment-methods help' 'profiles' 'profiles help' 'profiles list' 'profiles remove' 'profiles show' 'profiles use' 'readers' 'readers activation-code' 'readers get' 'readers help' 'refunds' 'refunds get' 'refunds help' 'sandbox' 'sandbox accounts' 'sandbox accounts help' 'sandbox cards' 'sandbox clock' 'sandbox clock help' 'sandbox clock show' 'sandbox help' 'sandbox reset' 'sandbox status' 'sandbox stop' 'subscriptions' 'subscriptions cancel' 'subscriptions get' 'subscriptions help' 'subscriptions pause' 'subscriptions resume' 'subscriptions retry' 'terminal' 'terminal help' 'webhooks' 'webhooks endpoints' 'webhooks endpoints delete' 'webhooks endpoints get' 'webhooks endpoints help' 'webhooks help' 'webhooks rotate-secret'
             printf '%s\n' '--json' '--profile'
         case 'api'
-            printf '%s\n' '--data-json' '--field' '-F' '--idempotency-key' '--json' '--profile' '--raw-field' '-f'
+            printf '%s\n' '--data-json' '--field' '-F' '--idempotency-key' '--json' '--method' '-X' '--profile' '--raw-field' '-f'
         case 'charges list'
             printf '%s\n' '--customer' '--json' '--limit' '--payment-intent' '--profile' '--starting-after'
         case 'checkout create'
@@ -84,7 +84,7 @@ function __pay_value_flags
         case 'profiles add'
             printf '%s\n' '--account' '--api-key' '--base-url' '--header-prefix' '--json' '--profile'
         case 'readers activate'
-            printf '%s\n' '--activation-code' '--json' '--label' '--model' '--processor' '--profile' '--serial'
+            printf '%s\n' '--activation-code' '--json' '--label' '--model' '--processor' '--profile' '--serial' '--serial-number'
         case 'readers list'
             printf '%s\n' '--json' '--limit' '--processor' '--profile' '--starting-after'
         case 'readers present'
@@ -176,6 +176,7 @@ complete -c pay -n '__pay_at \'api\'' -l data-json -x -d 'The whole body as JSON
 complete -c pay -n '__pay_at \'api\'' -l field -s F -x -d 'A typed field: true, false, null and whole numbers as JSON, @file a file\'s contents, @- stdin, else a string; repeatable'
 complete -c pay -n '__pay_at \'api\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'api\'' -l idempotency-key -x -d 'Send this Idempotency-Key (to replay a write deliberately)'
+complete -c pay -n '__pay_at \'api\'' -l method -s X -x -d 'HTTP method, as gh api takes it: GET, POST, PUT, DELETE (default: GET, or POST when fields are given)'
 complete -c pay -n '__pay_at \'api\'' -l raw-field -s f -x -d 'A string field (a query parameter for GET); repeatable; dotted keys nest, key[]=v appends'
 complete -c pay -n '__pay_at \'charges\'' -f
 complete -c pay -n '__pay_at \'charges\'' -a 'get' -d 'Show a charge (amount_captured below amount means a partial authorization)'
@@ -413,6 +414,7 @@ complete -c pay -n '__pay_at \'readers activate\'' -l label -x -d 'A name for th
 complete -c pay -n '__pay_at \'readers activate\'' -l model -x -a 'a-countertop a-handheld b-countertop b-handheld b-mobile' -d 'Reader model'
 complete -c pay -n '__pay_at \'readers activate\'' -l processor -x -a 'A B' -d 'Processor of the reader (self-owned readers are processor A)'
 complete -c pay -n '__pay_at \'readers activate\'' -l serial -x -d 'Serial number printed on the reader'
+complete -c pay -n '__pay_at \'readers activate\'' -l serial-number -x -d 'Same as --serial'
 complete -c pay -n '__pay_at \'readers activation-code\'' -f
 complete -c pay -n '__pay_at \'readers activation-code\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'readers get\'' -f

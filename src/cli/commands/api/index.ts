@@ -19,11 +19,13 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
 let given = 0;
 const fieldFlag = (typed: boolean) => (pair: string): FieldFlag => ({ pair, typed, at: given++ });
 
+// gh api's form too: the path alone, the method from -X, else GET, or POST once fields are given.
 const args = {
-  method: arg.required('<method>', `HTTP method: ${METHODS.join(', ')}`),
-  path: arg.required('<path>', 'Path under the profile\'s base URL, e.g. /v1/customers'),
+  method: arg.required('<method>', `HTTP method: ${METHODS.join(', ')}; may be left out, as in gh api (-X, else GET, or POST with fields)`),
+  path: arg.optional('[path]', 'Path under the profile\'s base URL, e.g. /v1/customers'),
 };
 const flags = {
+  methodFlag: flag.string('-X, --method <method>', `HTTP method, as gh api takes it: ${METHODS.join(', ')} (default: GET, or POST when fields are given)`),
   rawField: flag.repeated('-f, --raw-field <key=value>', 'A string field (a query parameter for GET); repeatable; dotted keys nest, key[]=v appends', fieldFlag(false)),
   field: flag.repeated('-F, --field <key=value>', 'A typed field: true, false, null and whole numbers as JSON, @file a file\'s contents, @- stdin, else a string; repeatable', fieldFlag(true)),
   dataJson: flag.string('--data-json <json>', 'The whole body as JSON'),
@@ -38,6 +40,7 @@ const api = defineCommand({
   flags,
   examples: [
     'pay api GET /v1/customers -F limit=3',
+    'pay api /v1/customers -f email=jenny@example.com      # as gh api: GET, or POST with fields; -X sets the method',
     'pay api POST /v1/customers -f email=jenny@example.com -f metadata.plan=gold',
     'pay api POST /v1/payment-methods -f type=card -f card.number=4242424242424242 -F card.exp_month=12 -F card.exp_year=2034 -f card.cvc=123',
     'pay api POST /v1/payment-intents --data-json \'{"amount":1099,"currency":"usd","payment_method_types":["card"]}\'',
@@ -48,7 +51,7 @@ const api = defineCommand({
 });
 
 /** `pay api` is a noun that is itself the command. */
-export const register = (command: Command, f: Factory) => void api.configure(command, f);
+export const register = (command: Command, f: Factory) => void api.configure(command, f).usage('[options] [method] <path>');
 
 const flagName = (field: FieldFlag) => (field.typed ? '-F' : '-f');
 
@@ -77,11 +80,23 @@ async function typedValue(key: string, value: string, f: Factory, stdin: { used:
   return value;
 }
 
+/** The method and path of either form: `<method> <path>`, or gh api's `<path>` with `-X`. */
+function methodAndPath(options: ApiOptions): [method: string, path: string] {
+  const given = options.path === undefined ? options.methodFlag : options.method;
+  const path = options.path ?? options.method;
+  if (options.path === undefined && METHODS.includes(path.toUpperCase())) throw new UsageError('Missing <path>: it is required, e.g. /v1/customers.');
+  if (given !== undefined && !METHODS.includes(given.toUpperCase())) throw new UsageError(`Invalid ${options.path === undefined ? '--method' : '<method>'} '${given}': use one of ${METHODS.join(', ')}.`);
+  if (options.path !== undefined && options.methodFlag !== undefined && options.methodFlag.toUpperCase() !== given!.toUpperCase()) {
+    throw new UsageError(`Two methods: '${options.method}' and -X '${options.methodFlag}'. Give one.`);
+  }
+  const hasFields = options.rawField !== undefined || options.field !== undefined || options.dataJson !== undefined;
+  return [given?.toUpperCase() ?? (hasFields ? 'POST' : 'GET'), path];
+}
+
 export async function run(options: ApiOptions, f: Factory): Promise<void> {
-  const method = options.method.toUpperCase();
-  if (!METHODS.includes(method)) throw new UsageError(`Invalid <method> '${options.method}': use one of ${METHODS.join(', ')}.`);
+  const [method, path] = methodAndPath(options);
   // Before the profile is read or a sandbox started; the client checks it again against the base URL.
-  checkPath(options.path);
+  checkPath(path);
   if (options.idempotencyKey !== undefined) {
     // The service's rule, loaded only when a key is given (it brings zod); undici would refuse such a key only as the request is made.
     const { IDEMPOTENCY_KEY_RULE, IdempotencyKey } = await import('../../../domain/common.js');
@@ -107,7 +122,7 @@ export async function run(options: ApiOptions, f: Factory): Promise<void> {
     body = bodyFromFields(fields);
   }
   const client = await f.client();
-  const response = await client.raw(method, options.path, {
+  const response = await client.raw(method, path, {
     body,
     // For GET the fields are the query, names as written (`status=active`, `ids[]=a`).
     query: method === 'GET' ? fields.map(([key, value]): [string, string] => [key, value === null ? '' : String(value)]) : undefined,

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { cliSandbox } from '../../../../test/support/cli.js';
+
+const sb = cliSandbox({ clock: '2030-01-15T00:00:00Z' });
+
+// DESIGN section 8: `pay api` follows `gh api`, whose method is optional: GET, or POST
+// once fields are given, and `-X`/`--method` sets it.
+describe('pay api, spelled as gh api is', () => {
+  it('GETs a path given alone, and with -X GET its fields are the query', async () => {
+    const result = await sb.pay(['api', '/v1/customers']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ object: 'list' });
+    const query = await sb.pay(['api', '-X', 'GET', '/v1/customers', '-F', 'limit=1']);
+    expect(query.code, query.stderr).toBe(0);
+    expect(JSON.parse(query.stdout).data.length).toBeLessThanOrEqual(1);
+  });
+
+  it('POSTs a path given alone with fields', async () => {
+    const result = await sb.pay(['api', '/v1/customers', '-f', 'email=gh@example.com']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ object: 'customer', email: 'gh@example.com' });
+  });
+
+  it('takes the method from -X / --method', async () => {
+    const created = await sb.pay(['api', '-X', 'POST', '/v1/customers', '-f', 'email=x@example.com']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = JSON.parse(created.stdout).id as string;
+    const got = await sb.pay(['api', '--method', 'get', `/v1/customers/${id}`]);
+    expect(got.code, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout)).toMatchObject({ id, email: 'x@example.com' });
+  });
+
+  it('refuses two different methods, and a method with no path, before any request (exit 2)', async () => {
+    const both = await sb.pay(['api', '-X', 'POST', 'GET', '/v1/customers']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('-X');
+    const noPath = await sb.pay(['api', 'GET']);
+    expect(noPath.code).toBe(2);
+    expect(noPath.stderr).toContain('Missing <path>');
+  });
+
+  it('keeps the method-first form', async () => {
+    const result = await sb.pay(['api', 'GET', '/v1/customers', '-F', 'limit=1']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ object: 'list' });
+  });
+});
