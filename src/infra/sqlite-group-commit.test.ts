@@ -177,4 +177,45 @@ describe('group commit', () => {
     await Promise.all([second, third]);
     expect(answered).toEqual(['first', 'second', 'third']);
   });
+
+  it('moves a mark to where a commit left it once that commit is on disk, before its callbacks; reads under it leave the open group open', async () => {
+    let position = 0;
+    const mark = db.mark(() => position);
+    const seen: number[] = [];
+    const request = (name: string) =>
+      db.grouped(() => {
+        db.run('INSERT INTO notes VALUES (?)', name);
+        position++;
+        db.onCommit(() => seen.push(mark.durable));
+      });
+
+    syncs.hold = true;
+    const first = request('first');
+    await until(() => syncs.held.length === 1);
+    expect(mark.durable).toBe(0);
+    const second = request('second');
+    // Inside the open group: what it wrote so far shows (a caller reads under its mark), and it stays open.
+    expect(db.durableRead(() => db.all<{ text: string }>('SELECT text FROM notes').map((r) => r.text))).toEqual(['first', 'second']);
+    expect(db.inTransaction).toBe(true);
+    expect(committedNotes()).toEqual(['first']);
+
+    syncs.held.shift()!();
+    await first;
+    expect(seen).toEqual([1]);
+    await until(() => syncs.held.length === 1);
+    expect(mark.durable).toBe(1);
+
+    syncs.held.shift()!();
+    await second;
+    expect(seen).toEqual([1, 2]);
+    // A transaction of its own (a clock step) moves it too.
+    syncs.hold = false;
+    db.transaction(() => {
+      db.run('INSERT INTO notes VALUES (?)', 'own');
+      position++;
+    });
+    expect(mark.durable).toBe(2);
+    await db.durable();
+    expect(mark.durable).toBe(3);
+  });
 });

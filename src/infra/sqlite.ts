@@ -43,6 +43,19 @@ interface FinishedRequest {
 
 const NOTHING = () => undefined;
 
+/**
+ * A position that only grows as transactions write (the last sequence number a log gave
+ * out), and where it stood at the newest commit known to be on disk: everything written
+ * at or below `durable` is (Sqlite.mark).
+ */
+export class DurableMark {
+  durable: number;
+
+  constructor(readonly position: () => number) {
+    this.durable = position();
+  }
+}
+
 export interface SqliteOptions {
   /**
    * Durability off the calling thread, for a server answering requests: commits do not
@@ -101,6 +114,10 @@ export class Sqlite {
   private readonly syncOffThread: boolean;
   private walFd: number | undefined;
   private checkpointer: Checkpointer | undefined;
+  /** Positions read at each COMMIT, and made durable with it (mark). */
+  private readonly marks: DurableMark[] = [];
+  /** Set while durableRead runs reads inside the open group: they neither commit it nor write what it holds. */
+  private peeking = false;
   /**
    * Where a failed after-commit callback is told: stderr (the sandbox's log, sandbox.log
    * when detached), unless its owner says otherwise.
@@ -251,8 +268,10 @@ export class Sqlite {
   }
 
   private statement(sql: string): StatementSync {
-    this.outsideGroup();
-    this.beforeStatement();
+    if (!this.peeking) {
+      this.outsideGroup();
+      this.beforeStatement();
+    }
     return this.prepared(sql);
   }
 
@@ -443,7 +462,10 @@ export class Sqlite {
   private committed(waiters: Waiter[]): void {
     const callbacks = this.afterCommit;
     this.afterCommit = [];
+    const positions = this.marks.map((mark) => mark.position());
     const done = () => {
+      // First: the callbacks read up to the marks (a push sends what is durable).
+      for (let i = 0; i < positions.length; i++) this.marks[i]!.durable = Math.max(this.marks[i]!.durable, positions[i]!);
       // The work is committed: a failing push or wake-up must neither undo its answer nor stop the others.
       for (const callback of callbacks) {
         try {
@@ -484,9 +506,11 @@ export class Sqlite {
     this.walFd ??= openSync(`${this.file}-wal`, 'r');
     fdatasync(this.walFd, (error) => {
       this.syncing = false;
-      for (const settle of batch) settle(error ?? undefined);
-      // The group that waited for this sync: committed now, and synced next.
+      // The group that waited for this sync: committed now, and synced next, before this
+      // batch's callbacks push what it made durable (they read no further: Sqlite.mark).
       if (this.group) this.commitGroup();
+      for (const settle of batch) settle(error ?? undefined);
+      if (this.syncing) return;
       if (this.unsynced.length > 0) this.sync();
       else if (this.closing) this.closeWal();
     });
@@ -500,6 +524,35 @@ export class Sqlite {
   /** Settles once every commit so far is durable: what an answer awaits. */
   durable(): Promise<void> {
     return this.synced;
+  }
+
+  /**
+   * Follows `position` (it only grows as transactions write it): read at each COMMIT, it
+   * becomes the mark's `durable` once that commit is on disk, before the commit's
+   * callbacks run. Commits reach the disk in order, so what a transaction wrote at or
+   * below the mark was committed and synced (or rolled back, and is not there).
+   */
+  mark(position: () => number): DurableMark {
+    const mark = new DurableMark(position);
+    this.marks.push(mark);
+    return mark;
+  }
+
+  /**
+   * Runs reads of rows at or below a DurableMark (what a push sends) without committing
+   * the open group first: committed early, it would split that group (another commit
+   * and sync on the write path) only to show rows not yet on disk. They run inside it, so
+   * they also see what it wrote so far: `fn` must read nothing above its marks, and write
+   * nothing. Inside a transaction, it is an ordinary read of it.
+   */
+  durableRead<T>(fn: () => T): T {
+    if (this.depth > 0 || this.peeking) return fn();
+    this.peeking = true;
+    try {
+      return fn();
+    } finally {
+      this.peeking = false;
+    }
   }
 
   /** Work that must only happen once the current transaction has committed (delivery, pushes). */

@@ -1,4 +1,5 @@
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../domain/events.js';
+import type { DurableMark } from '../../infra/sqlite.js';
 import { toInstant } from '../../infra/time.js';
 import type { Database } from './db.js';
 import { SandboxKeys } from './keys.js';
@@ -27,14 +28,23 @@ interface DeliveryRow {
 /**
  * Webhook deliveries and endpoint secrets. A delivery row is written in the transaction
  * of its event, so an event never lacks its deliveries and a restart finds every
- * delivery still due. Times here are real time (ms), not the test clock: retries are
- * for the developer's wall clock.
+ * delivery still due. Only deliveries on disk are due: an endpoint is never sent an event
+ * that a crash of the machine could still take back. Times here are real time (ms), not
+ * the test clock: retries are for the developer's wall clock.
  */
 export class DeliveryStore {
+  /** Ids are given out here, never twice (SQLite's would be again after a rollback): the mark below follows them. */
+  private nextId: number;
+  /** The newest delivery on disk: every one at or below it is. */
+  private readonly onDisk: DurableMark;
+
   constructor(
     private readonly db: Database,
     private readonly keys: SandboxKeys,
-  ) {}
+  ) {
+    this.nextId = db.get<{ top: number }>("SELECT max(coalesce((SELECT max(id) FROM deliveries), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'deliveries'), 0)) AS top")!.top + 1;
+    this.onDisk = db.mark(() => this.nextId - 1);
+  }
 
   /** Endpoint secrets are kept sealed with the key file's key: the database alone never reveals one. */
   saveSecret(account: string, endpointId: string, secret: string): void {
@@ -60,27 +70,27 @@ export class DeliveryStore {
 
   enqueue(account: string, eventId: string, endpoint: { id: string; url: string }, dueMs: number): void {
     this.db.run(
-      "INSERT INTO deliveries (account, event_id, endpoint_id, url, status, next_attempt_at, created) VALUES (?, ?, ?, ?, 'pending', ?, ?)",
-      account, eventId, endpoint.id, endpoint.url, dueMs, dueMs,
+      "INSERT INTO deliveries (id, account, event_id, endpoint_id, url, status, next_attempt_at, created) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)",
+      this.nextId++, account, eventId, endpoint.id, endpoint.url, dueMs, dueMs,
     );
   }
 
-  /** Pending deliveries due at nowMs, oldest first, leaving out those already in flight and those to `skipEndpoints`. */
+  /** Pending deliveries on disk due at nowMs, oldest first, leaving out those already in flight and those to `skipEndpoints`. */
   due(nowMs: number, limit: number, inFlight: ReadonlySet<number>, skipEndpoints: readonly string[] = []): DueDelivery[] {
     const skip = skipEndpoints.length === 0 ? '' : ` AND endpoint_id NOT IN (${skipEndpoints.map(() => '?').join(', ')})`;
-    const rows = this.db.all<DeliveryRow>(
-      `SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?${skip} ORDER BY next_attempt_at, id LIMIT ?`,
-      nowMs, ...skipEndpoints, limit + inFlight.size,
-    );
+    const rows = this.db.durableRead(() => this.db.all<DeliveryRow>(
+      `SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND id <= ?${skip} ORDER BY next_attempt_at, id LIMIT ?`,
+      nowMs, this.onDisk.durable, ...skipEndpoints, limit + inFlight.size,
+    ));
     return rows
       .filter((r) => !inFlight.has(r.id))
       .slice(0, limit)
       .map((r) => ({ id: r.id, account: r.account, event_id: r.event_id, endpoint_id: r.endpoint_id, url: r.url, attempts: JSON.parse(r.attempts) as DeliveryAttempt[] }));
   }
 
-  /** When the next pending delivery after nowMs is due (ms), if any. */
+  /** When the next pending delivery on disk after nowMs is due (ms), if any. */
   nextDueAfter(nowMs: number): number | undefined {
-    return this.db.get<{ next: number | null }>("SELECT min(next_attempt_at) AS next FROM deliveries WHERE status = 'pending' AND next_attempt_at > ?", nowMs)?.next ?? undefined;
+    return this.db.durableRead(() => this.db.get<{ next: number | null }>("SELECT min(next_attempt_at) AS next FROM deliveries WHERE status = 'pending' AND next_attempt_at > ? AND id <= ?", nowMs, this.onDisk.durable))?.next ?? undefined;
   }
 
   /** Moves every pending delivery's due time by ms (the system clock was set back by -ms). */

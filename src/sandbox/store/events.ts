@@ -2,7 +2,7 @@ import type { BaseObject, ListPage } from '../../domain/common.js';
 import { ApiError, clip } from '../../domain/errors.js';
 import type { Event, EventListQuery, EventType } from '../../domain/events.js';
 import { rowId, rowOf } from '../../domain/ids.js';
-import type { HeldTable } from '../../infra/sqlite.js';
+import type { DurableMark, HeldTable } from '../../infra/sqlite.js';
 import type { AccountStore } from './accounts.js';
 import type { Database } from './db.js';
 import { type ObjectStore, versionData } from './objects.js';
@@ -26,10 +26,14 @@ interface EventRow {
 
 /**
  * One ordered log per account. An event is written in the transaction of the change that
- * causes it; its id names its row (rowId).
+ * causes it; its id names its row (rowId). What goes out of the sandbox live (a listen
+ * tunnel's stream) goes only up to the newest event on disk: a tunnel is never sent an
+ * event that a crash of the machine could still take back.
  */
 export class EventLog {
   private nextSeq: number;
+  /** The newest position on disk: every event at or below it is. */
+  private readonly onDisk: DurableMark;
 
   constructor(
     private readonly db: Database,
@@ -38,6 +42,7 @@ export class EventLog {
   ) {
     // Past every position used: those of erased events (clear) too.
     this.nextSeq = db.get<{ top: number }>('SELECT max(coalesce((SELECT max(seq) FROM events), 0), coalesce((SELECT top FROM erased_events), 0)) AS top')!.top + 1;
+    this.onDisk = db.mark(() => this.nextSeq - 1);
   }
 
   append(account: string, type: EventType, object: BaseObject, created: string, extra: Record<string, unknown> = {}): Event {
@@ -97,9 +102,10 @@ export class EventLog {
     return this.db.get('SELECT 1 AS one FROM events WHERE seq = ?', seq) === undefined ? seq : undefined;
   }
 
-  /** The newest event's position (0 when there is none) and id. */
+  /** The newest event's position on disk (0 when there is none) and id. */
   latest(account: string): { seq: number; id: string | null } {
-    const row = this.db.get<{ seq: number; id: string }>('SELECT seq, id FROM events WHERE account = ? ORDER BY seq DESC LIMIT 1', this.accounts.keyOf(account));
+    const key = this.accounts.keyOf(account);
+    const row = this.db.durableRead(() => this.db.get<{ seq: number; id: string }>('SELECT seq, id FROM events WHERE account = ? AND seq <= ? ORDER BY seq DESC LIMIT 1', key, this.onDisk.durable));
     return row ?? { seq: 0, id: null };
   }
 
@@ -140,17 +146,24 @@ export class EventLog {
     };
   }
 
-  /** Events after a cursor, oldest first: what a tunnel replays. */
+  /** Events after a cursor up to the newest on disk, oldest first: what a tunnel sends. */
   after(account: string, afterSeq: number, limit: number): Array<{ seq: number; event: Event }> {
-    return this.db
-      .all<EventRow>(`SELECT ${COLUMNS} FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC LIMIT ?`, this.accounts.keyOf(account), afterSeq, limit)
-      .map((row) => ({ seq: row.seq, event: this.toEvent(row) }));
+    const upTo = this.onDisk.durable;
+    // Woken by each event's commit, a tunnel mostly has sent all there is already.
+    if (afterSeq >= upTo) return [];
+    const key = this.accounts.keyOf(account);
+    return this.db.durableRead(() =>
+      this.db
+        .all<EventRow>(`SELECT ${COLUMNS} FROM events WHERE account = ? AND seq > ? AND seq <= ? ORDER BY seq ASC LIMIT ?`, key, afterSeq, upTo, limit)
+        .map((row) => ({ seq: row.seq, event: this.toEvent(row) })),
+    );
   }
 
-  /** How many events after a cursor match the patterns (all when none). */
+  /** How many events after a cursor, up to the newest on disk, match the patterns (all when none). */
   countAfter(account: string, afterSeq: number, patterns: readonly string[] | undefined): number {
     const filter = patterns?.length ? ` AND ${typeClause(patterns)}` : '';
-    return this.db.get<{ n: number }>(`SELECT count(*) AS n FROM events WHERE account = ? AND seq > ?${filter}`, this.accounts.keyOf(account), afterSeq, ...(patterns ?? []))!.n;
+    const key = this.accounts.keyOf(account);
+    return this.db.durableRead(() => this.db.get<{ n: number }>(`SELECT count(*) AS n FROM events WHERE account = ? AND seq > ? AND seq <= ?${filter}`, key, afterSeq, this.onDisk.durable, ...(patterns ?? []))!.n);
   }
 
   clear(account: string): void {
