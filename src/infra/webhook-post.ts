@@ -78,6 +78,44 @@ function onAbort(signal: AbortSignal, abort: () => void): () => void {
   return () => aborts.delete(abort);
 }
 
+/** A POST's deadline (performance.now() ms) and what ends it there. */
+interface Deadline {
+  at: number;
+  expire: () => void;
+}
+
+/**
+ * The deadlines of the POSTs in flight, checked by one timer every SWEEP_MS while there
+ * are any, not by a timer a POST: listen sends thousands a second.
+ */
+const deadlines = new Set<Deadline>();
+const SWEEP_MS = 100;
+let sweeper: NodeJS.Timeout | undefined;
+
+function watch(timeoutMs: number, expire: () => void): Deadline {
+  const deadline = { at: performance.now() + timeoutMs, expire };
+  deadlines.add(deadline);
+  sweeper ??= setInterval(sweep, SWEEP_MS).unref();
+  return deadline;
+}
+
+function unwatch(deadline: Deadline): void {
+  deadlines.delete(deadline);
+  if (deadlines.size === 0 && sweeper) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
+function sweep(): void {
+  const now = performance.now();
+  for (const deadline of deadlines) {
+    if (deadline.at > now) continue;
+    unwatch(deadline);
+    deadline.expire();
+  }
+}
+
 /** One POST whose answer's body is read and dropped: its status. */
 function post(url: string, options: { headers: Record<string, string>; body: string; dispatcher: Dispatcher; signal: AbortSignal | undefined; timeoutMs: number }): Promise<number> {
   const { signal } = options;
@@ -88,12 +126,12 @@ function post(url: string, options: { headers: Record<string, string>; body: str
     let timedOut = false;
     const abort = () => controller?.abort(signal!.reason as Error);
     const forget = signal && onAbort(signal, abort);
-    const deadline = setTimeout(() => {
+    const deadline = watch(options.timeoutMs, () => {
       timedOut = true;
       controller?.abort(new AttemptTimeoutError());
-    }, options.timeoutMs);
+    });
     const settle = () => {
-      clearTimeout(deadline);
+      unwatch(deadline);
       forget?.();
     };
     try {
