@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cvcLengths, detectBrand, expiryPassed, fingerprint, last4, luhnValid } from './cards.js';
+import { cvcLengths, detectBrand, expiryPassed, fingerprint, last4, luhnValid, maskCardNumbers } from './cards.js';
 
 describe('luhnValid', () => {
   it('accepts numbers with a correct check digit', () => {
@@ -92,5 +92,20 @@ describe('card details', () => {
 
   it('last4', () => {
     expect(last4('378282246310005')).toBe('0005');
+  });
+});
+
+describe('maskCardNumbers', () => {
+  it('shows a card number anywhere in a text as its last 4 digits, whole or grouped', () => {
+    expect(maskCardNumbers('Received unknown parameter: 4242424242424242.')).toBe('Received unknown parameter: …4242.');
+    expect(maskCardNumbers('{"pan":"378282246310005","4000000000000002":"x"}')).toBe('{"pan":"…0005","…0002":"x"}');
+    expect(maskCardNumbers('/v1/payment-methods/5555-5555-5555-4444')).toBe('/v1/payment-methods/…4444');
+    // Grouped, then an expiry: the card is found among the groups.
+    expect(maskCardNumbers('card 4242 4242 4242 4242 12 34')).toBe('card …4242 12 34');
+  });
+
+  it('leaves digits that are no card number as they are', () => {
+    for (const text of ['4242424242424241', '12345678901234', '2030-01-15T00:00:00Z', '"amount":1099', 'pm_AAAAAFvgcjggxLBNerLyEjGj', '4242', '424242424242424242424242'])
+      expect(maskCardNumbers(text), text).toBe(text);
   });
 });

@@ -76,3 +76,33 @@ export function fingerprint(number: string, key: string | Buffer): string {
 export function last4(number: string): string {
   return number.slice(-4);
 }
+
+/** Digits, with single spaces or dashes between groups of them. */
+const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
+
+/**
+ * Text with every card number in it shown as its last 4 digits, whatever field, key or
+ * path it was put in: for what echoes a request (errors, traces, a form written back). A
+ * card number is digits a card could have (luhnValid, a known brand), whole or in groups,
+ * e.g. `4242 4242 4242 4242` beside an expiry `12 34`.
+ */
+export function maskCardNumbers(text: string): string {
+  return text.replace(DIGIT_RUN, (run) => {
+    const parts = run.split(/([ -])/);
+    let out = '';
+    for (let i = 0; i < parts.length; i += 2) {
+      // The longest span of groups from here that is a card number.
+      let digits = '';
+      let card: { end: number; digits: string } | undefined;
+      for (let j = i; j < parts.length && digits.length < 19; j += 2) {
+        digits += parts[j];
+        if (luhnValid(digits) && detectBrand(digits) !== undefined) card = { end: j, digits };
+      }
+      if (card) {
+        out += `…${last4(card.digits)}${parts[card.end + 1] ?? ''}`;
+        i = card.end;
+      } else out += parts[i]! + (parts[i + 1] ?? '');
+    }
+    return out;
+  });
+}

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { maskCardNumbers } from './cards.js';
 import type { ErrorBody } from './error-body.js';
 
 export type { ErrorBody };
@@ -23,8 +24,11 @@ export type ErrorStatus = keyof typeof ERROR_TYPES;
 
 /** At most this much of what a request sent is echoed in an error (DESIGN section 4). */
 export const ECHO_LIMIT = 40;
-/** A value from the request, cut to a short prefix for an error message. */
-export const clip = (text: string) => (text.length <= ECHO_LIMIT ? text : `${text.slice(0, ECHO_LIMIT)}…`);
+/** A value from the request, cut to a short prefix for an error message; a card number in it shows its last 4 digits only. */
+export const clip = (value: string) => {
+  const text = maskCardNumbers(value);
+  return text.length <= ECHO_LIMIT ? text : `${text.slice(0, ECHO_LIMIT)}…`;
+};
 
 export interface ApiErrorInit {
   param?: string;

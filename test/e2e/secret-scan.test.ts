@@ -36,6 +36,13 @@ const CARDS = {
   // `pay trigger`'s own test card (src/cli/commands/trigger/flows.ts).
   trigger: { number: '4242424242424242', cvc: '123' },
 } satisfies Record<string, Card>;
+/** Card numbers sent where no card number belongs: refused, each must still be echoed nowhere. */
+const STRAY = {
+  unknownField: '4000777788889991',
+  keyName: '4000888899990006',
+  path: '4000999900001111',
+  checkoutZip: '4000555566667775',
+};
 
 /** Everything captured: each command's stdout and stderr, the listener's, the deliveries. */
 const outputs: Array<{ where: string; text: string }> = [];
@@ -106,6 +113,18 @@ beforeAll(async () => {
   const insufficient = (await json(['api', 'POST', '/v1/payment-methods', '--data-json', JSON.stringify({ type: 'card', card: { number: CARDS.insufficient.number, exp_month: 3, exp_year: 2031, cvc: CARDS.insufficient.cvc } }), '--verbose'])).id;
   // Refused online (processor B brands only in person): the request still carried the card.
   await pay(['payment-methods', 'create', '--card', CARDS.jcb.number, '--exp', '12/34', '--cvc', CARDS.jcb.cvc, '--verbose'], { expect: 6 });
+
+  // Card numbers where none belongs, traced: an unknown field, a field's name, an id in the
+  // path, the hosted page's ZIP field (its answer is the page written back).
+  await pay(['api', 'POST', '/v1/payment-methods', '-f', 'type=card', '-f', `card.pan=${STRAY.unknownField}`, '-F', 'card.exp_month=12', '-F', 'card.exp_year=2034', '--verbose'], { expect: 1 });
+  const strayKey = { type: 'card', card: { number: CARDS.visa.number, exp_month: 12, exp_year: 2034, cvc: CARDS.visa.cvc }, [STRAY.keyName]: 'x' };
+  await pay(['api', 'POST', '/v1/payment-methods', '--data-json', JSON.stringify(strayKey), '--verbose'], { expect: 1 });
+  await pay(['api', 'GET', `/v1/payment-methods/${STRAY.path}`, '--verbose'], { expect: 4 });
+  const session = await json(['checkout', 'create', '--amount', '1500', '--currency', 'usd', '--success-url', 'https://example.com/ok', '--cancel-url', 'https://example.com/no']);
+  const form = new URLSearchParams({ number: CARDS.visa.number, exp: '12/34', cvc: CARDS.visa.cvc, zip: STRAY.checkoutZip });
+  const page = await fetch(session.checkout_session_url, { method: 'POST', body: form, redirect: 'manual' });
+  expect(page.status).toBe(400);
+  outputs.push({ where: 'checkout page answer', text: await page.text() });
 
   // Intents paid with them, declines included.
   for (const pm of [visa, amex, discover, mastercard]) await json(['intents', 'create', '--amount', '1099', '--currency', 'usd', '--confirm', '--payment-method', pm, '--verbose']);
@@ -194,7 +213,7 @@ describe('secret scan over a whole session (issue 9)', () => {
   });
 
   it('no card number anywhere', () => {
-    const numbers = [...new Set(Object.values(CARDS).map((c) => c.number))];
+    const numbers = [...new Set([...Object.values(CARDS).map((c) => c.number), ...Object.values(STRAY)])];
     const found = texts().flatMap(({ where, text }) => numbers.filter((n) => text.includes(n)).map((n) => `${where}: card number …${n.slice(-4)}`));
     expect(found).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
+import { maskCardNumbers } from '../../domain/cards.js';
 import { formatAmount, isAmountField, isCurrency } from '../../domain/money.js';
 import { CancelError, UsageError } from '../errors.js';
 
@@ -230,9 +231,9 @@ export class IO {
     this.info(JSON.stringify({ error }));
   }
 
-  /** Verbose trace lines (keys already masked by the caller). */
+  /** Verbose trace lines (fields masked by name by the caller); a card number anywhere in one, as its last 4 digits. */
   trace(line: string): void {
-    if (this.verbose) this.info(this.errColor.dim(line));
+    if (this.verbose) this.info(this.errColor.dim(maskCardNumbers(line)));
   }
 
   /** Runs `task` under a spinner on stderr at a TTY; silently elsewhere. */

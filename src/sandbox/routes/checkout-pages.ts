@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { maskCardNumbers } from '../../domain/cards.js';
 import type { CheckoutSession } from '../../domain/checkout.js';
 import { checkoutPage, type FieldName, messagePage, PAGE_CSP, paidPage } from '../pages/checkout.js';
 import { originOf, pageCall } from '../pipeline.js';
@@ -62,7 +63,8 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
       if ('value' in paid || session.status !== 'open') return closed(reply, session);
       // A program paying the page (a flow's pay_checkout step) is told why in the API's own error body.
       if (/\bapplication\/json\b/.test(request.headers.accept ?? '')) return reply.code(paid.declined.status).send(paid.declined.toBody());
-      const values: Partial<Record<FieldName, string>> = { exp: form.exp ?? '', zip: form.zip ?? '' };
+      // Written back as typed, but for a card number put in the wrong field.
+      const values: Partial<Record<FieldName, string>> = { exp: maskCardNumbers(form.exp ?? ''), zip: maskCardNumbers(form.zip ?? '') };
       return html(reply, paid.declined.status, checkoutPage(session, { errors: issuesOf(paid.declined), values }));
     });
 
