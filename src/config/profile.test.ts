@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkProfile } from './profile.js';
+import { BASE_URL_RULE, checkProfile } from './profile.js';
 
 const valid = { base_url: 'https://api.example.com', account: 'acct_1', api_key: 'sk_test_0123456789' };
 
@@ -10,7 +10,7 @@ describe('checkProfile: the rules of a profile', () => {
   });
 
   it('names the first field that breaks a rule, and the rule', () => {
-    expect(checkProfile({ ...valid, base_url: 'ftp://x' })).toEqual({ problem: { field: 'base_url', message: 'must be an http(s) URL, e.g. https://api.example.com' } });
+    expect(checkProfile({ ...valid, base_url: 'ftp://x' })).toEqual({ problem: { field: 'base_url', message: BASE_URL_RULE } });
     expect(checkProfile({ ...valid, base_url: 'localhost:12111' })).toMatchObject({ problem: { field: 'base_url' } });
     expect(checkProfile({ ...valid, account: 'acct 1' })).toEqual({ problem: { field: 'account', message: 'must be an account id: letters, digits, _ and -, e.g. acct_123' } });
     expect(checkProfile({ ...valid, api_key: 42 })).toEqual({ problem: { field: 'api_key', message: 'must be a string' } });
@@ -20,6 +20,12 @@ describe('checkProfile: the rules of a profile', () => {
     }
     expect(checkProfile({ ...valid, header_prefix: 'Pay' })).toEqual({ problem: { field: 'header_prefix', message: 'must be lowercase letters, digits and -' } });
     expect(checkProfile({ ...valid, sandbox: 'yes' })).toEqual({ problem: { field: 'sandbox', message: 'must be true or false' } });
+  });
+
+  it('refuses a base URL carrying credentials: they would be shown wherever the URL is (profiles list, errors, journals)', () => {
+    for (const base_url of ['https://user:hunter2@api.example.com', 'https://token@api.example.com', 'http://:hunter2@127.0.0.1:12111']) {
+      expect(checkProfile({ ...valid, base_url }), base_url).toEqual({ problem: { field: 'base_url', message: BASE_URL_RULE } });
+    }
   });
 
   it('says when a required field is missing', () => {
