@@ -120,6 +120,8 @@ const IN_MEMORY = 1_000;
  */
 const UNSPOOLED_MS = 1_000;
 const APP_DOWN_STATUSES = new Set([502, 503, 504]);
+/** TLS errors of an app whose certificate is not trusted (a local app's is often self-signed): --skip-verify takes it. */
+const UNTRUSTED_CERTIFICATE = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']);
 /** 4xx answers worth retrying; any other 4xx is the app refusing the event for good. */
 const RETRYABLE_4XX = new Set([408, 425, 429]);
 
@@ -634,7 +636,10 @@ export class Forwarder {
       outcome = 'gave_up';
       this.finish(target, pending);
     } else if (outcome === 'app_down') {
-      if (target.down === 0) this.options.sink.notice(`${target.url} is not answering (${attempt.error ?? `HTTP ${attempt.status_code}`}): its events wait in the spool and go out, oldest first, once it answers.`);
+      if (target.down === 0) {
+        const untrusted = attempt.error !== null && UNTRUSTED_CERTIFICATE.has(attempt.error) ? ' Its TLS certificate is not trusted: run pay webhooks listen with --skip-verify to accept it.' : '';
+        this.options.sink.notice(`${target.url} is not answering (${attempt.error ?? `HTTP ${attempt.status_code}`}): its events wait in the spool and go out, oldest first, once it answers.${untrusted}`);
+      }
       // The rest of the window failing with it is the same news, not more failed probes.
       if (probe || target.down === 0) target.down++;
       retryIn = backoff(DOWN_BACKOFF_MS, target.down);
