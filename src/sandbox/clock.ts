@@ -14,7 +14,7 @@ export const BATCH_MS = 100;
 /** Per-account test clock: it moves only when told, and only forwards. */
 export class TestClock {
   private readonly work: DueWork[] = [];
-  /** Accounts whose clock is being advanced: a second advance would race it (and could move it back). */
+  /** Accounts whose clock is being advanced (assertIdle). */
   private readonly advancing = new Set<string>();
 
   constructor(
@@ -47,9 +47,7 @@ export class TestClock {
     if (compareInstants(to, from) < 0) {
       throw new ApiError(400, 'parameter_invalid', `Invalid to: the clock cannot go backwards (it is ${from}).`, { param: 'to' });
     }
-    if (this.advancing.has(account)) {
-      throw new ApiError(409, 'invalid_state', 'The test clock of this account is already being advanced: wait for that advance to finish.');
-    }
+    this.assertIdle(account);
     this.advancing.add(account);
     const accounts = this.store.accounts;
     try {
@@ -63,6 +61,17 @@ export class TestClock {
       });
     } finally {
       this.advancing.delete(account);
+    }
+  }
+
+  /**
+   * 409 while the account's clock is being advanced. A second advance would race it (and
+   * could move it back); a reset would be undone by it, as its next batch goes on from the
+   * reset clock to the old target.
+   */
+  assertIdle(account: string): void {
+    if (this.advancing.has(account)) {
+      throw new ApiError(409, 'invalid_state', 'The test clock of this account is already being advanced: wait for that advance to finish.');
     }
   }
 

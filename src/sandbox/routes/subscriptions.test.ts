@@ -364,4 +364,26 @@ describe('clock advance', () => {
     expect(again.body).toEqual(first.body);
     expect(again.headers['idempotent-replayed']).toBe('true');
   });
+
+  it('refuses a reset while the clock is being advanced (409), which would otherwise go on from the reset clock', async () => {
+    const subs = [];
+    for (let i = 0; i < 10; i++) subs.push(await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' }));
+    const long = s.call('POST', '/v1/test-helpers/clock/advance', { to: '2040-01-01' });
+    let now = '2030-01-15T00:00:00Z';
+    // inject answers without a turn of the event loop: give the advance its turns between its batches.
+    while (now === '2030-01-15T00:00:00Z') {
+      await new Promise((resolve) => setImmediate(resolve));
+      now = (await ok('GET', '/v1/test-helpers/clock')).now;
+    }
+    expect(Date.parse(now)).toBeLessThan(Date.parse('2040-01-01T00:00:00Z'));
+
+    const reset = await s.call('POST', '/v1/test-helpers/reset');
+    expect([reset.status, reset.body.error?.code]).toEqual([409, 'invalid_state']);
+    expect((await long).body).toEqual({ object: 'test_clock', now: '2040-01-01T00:00:00Z' });
+    expect((await get(subs[0].id)).status).toBe('active');
+
+    // Once it is over, the reset works and the clock stays where the reset put it.
+    expect((await ok('POST', '/v1/test-helpers/reset')).clock.now).toBe('2030-01-15T00:00:00Z');
+    expect((await ok('GET', '/v1/test-helpers/clock')).now).toBe('2030-01-15T00:00:00Z');
+  });
 });
