@@ -51,14 +51,12 @@ export class TestClock {
     this.advancing.add(account);
     const accounts = this.store.accounts;
     try {
-      // Kept until the advance ends, for a retry of its request after a crash (resumable).
-      if (request) this.store.db.transaction(() => accounts.setClockAdvance(account, { to, key: request.key, body_hash: request.bodyHash }));
+      // Kept until the next advance, for a retry of its request (resumable): cut short by a
+      // crash, or done but killed before its answer was recorded, in another transaction.
+      this.store.db.transaction(() => accounts.setClockAdvance(account, request ? { to, key: request.key, body_hash: request.bodyHash } : null));
       await this.runSteps(account, ctxFor, to);
-      this.store.db.transaction(() => {
-        accounts.setClockAdvance(account, null);
-        // Idempotency keys expire by this clock alone: those it moved past go now.
-        this.store.idempotency.forgetExpired(account, to);
-      });
+      // Idempotency keys expire by this clock alone: those it moved past go now.
+      this.store.db.transaction(() => this.store.idempotency.forgetExpired(account, to));
     } finally {
       this.advancing.delete(account);
     }
@@ -75,7 +73,12 @@ export class TestClock {
     }
   }
 
-  /** The target of the advance this request started before a crash cut it short: the same key and body. */
+  /**
+   * The target of the latest advance, if this request (the same key and body) started it
+   * and has no recorded answer: a crash cut it short, or came between its end and the
+   * record. Done, it is the clock's now: the retry moves it no further. (A record that
+   * expired needed the clock moved a day on, by another advance, which replaced it.)
+   */
   resumable(account: string, request: { key: string; bodyHash: string } | undefined): string | undefined {
     const underWay = request && this.store.accounts.clockAdvance(account);
     return underWay && underWay.key === request.key && underWay.body_hash === request.bodyHash ? underWay.to : undefined;

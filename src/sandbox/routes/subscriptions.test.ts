@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { inProcessSandbox } from '../../../test/support/in-process.js';
 import { dueDates, dueInstant } from '../../domain/schedule.js';
 
@@ -363,6 +363,23 @@ describe('clock advance', () => {
     expect(first.body).toEqual({ object: 'test_clock', now: '2030-01-18T00:00:00Z' });
     expect(again.body).toEqual(first.body);
     expect(again.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('a retry of an advance that finished but whose answer was never recorded (killed in between) moves the clock no further', async () => {
+    const monthly = await subscribe({ billing_cycle_anchor: '2030-01-20' });
+    const key = { 'idempotency-key': 'adv-60' };
+    const save = vi.spyOn(s.sandbox.store.idempotency, 'save').mockImplementationOnce(() => {
+      throw new Error('the sandbox died before recording the answer');
+    });
+    expect((await s.call('POST', '/v1/test-helpers/clock/advance', { days: 60 }, key)).status).toBe(500);
+    save.mockRestore();
+    expect((await ok('GET', '/v1/test-helpers/clock')).now).toBe('2030-03-16T00:00:00Z');
+
+    const retried = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 60 }, key);
+    expect([retried.status, retried.body]).toEqual([200, { object: 'test_clock', now: '2030-03-16T00:00:00Z' }]);
+    expect(await createdDates(monthly.id)).toEqual(['2030-01-20', '2030-02-20'].map(dueInstant));
+    const replayed = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 60 }, key);
+    expect([replayed.headers['idempotent-replayed'], replayed.body.now]).toEqual(['true', '2030-03-16T00:00:00Z']);
   });
 
   it('refuses a reset while the clock is being advanced (409), which would otherwise go on from the reset clock', async () => {
