@@ -1,4 +1,4 @@
-import { ApiError } from '../domain/errors.js';
+import { ApiError, idempotencyKeyReused } from '../domain/errors.js';
 import { compareInstants, earliest, realScheduler, type Scheduler } from '../infra/time.js';
 import type { ServiceContext } from './services/context.js';
 import type { DueWork } from './services/due-work.js';
@@ -78,10 +78,14 @@ export class TestClock {
    * and has no recorded answer: a crash cut it short, or came between its end and the
    * record. Done, it is the clock's now: the retry moves it no further. (A record that
    * expired needed the clock moved a day on, by another advance, which replaced it.)
+   * Its key with another body is 422, as with a recorded answer: it would leave the
+   * advance cut short and move the clock by the new body from wherever it stopped.
    */
   resumable(account: string, request: { key: string; bodyHash: string } | undefined): string | undefined {
-    const underWay = request && this.store.accounts.clockAdvance(account);
-    return underWay && underWay.key === request.key && underWay.body_hash === request.bodyHash ? underWay.to : undefined;
+    const latest = request && this.store.accounts.clockAdvance(account);
+    if (!latest || latest.key !== request.key) return undefined;
+    if (latest.body_hash !== request.bodyHash) throw idempotencyKeyReused(request.key);
+    return latest.to;
   }
 
   private async runSteps(account: string, ctxFor: (now: string) => ServiceContext, to: string): Promise<void> {

@@ -365,6 +365,38 @@ describe('clock advance', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
   });
 
+  /** A clock advance cut short at `at` (as by a crash): due work that fails there while `on.fail` holds. */
+  function cutShortAt(at: string) {
+    const on = { fail: true };
+    s.sandbox.clock.register({
+      nextDue: (ctx) => (on.fail && Date.parse(ctx.now) < Date.parse(at) ? at : undefined),
+      run: (ctx) => {
+        if (on.fail && ctx.now === at) throw new Error('the sandbox died here');
+      },
+    });
+    return on;
+  }
+
+  it('refuses the Idempotency-Key of an advance cut short with another body (422), then resumes it with its own', async () => {
+    const weekly = await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
+    const key = { 'idempotency-key': 'adv-365' };
+    const on = cutShortAt('2030-03-01T00:00:00Z');
+    expect((await s.call('POST', '/v1/test-helpers/clock/advance', { days: 365 }, key)).status).toBe(500);
+    on.fail = false;
+    const stopped = (await ok('GET', '/v1/test-helpers/clock')).now;
+    expect(stopped).toBe('2030-02-27T00:00:00Z');
+
+    const other = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 1 }, key);
+    expect([other.status, other.body.error?.code]).toEqual([422, 'idempotency_key_reused']);
+    expect((await ok('GET', '/v1/test-helpers/clock')).now).toBe(stopped);
+
+    const resumed = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 365 }, key);
+    expect([resumed.status, resumed.body]).toEqual([200, { object: 'test_clock', now: '2031-01-15T00:00:00Z' }]);
+    // Every week once, the target's own payment included.
+    expect(await createdDates(weekly.id)).toEqual(dueDates('2030-01-16', 'week', 1, 53).map(dueInstant));
+    expect((await get(weekly.id)).next_payment_at).toBe('2031-01-22T00:00:00Z');
+  });
+
   it('a retry of an advance that finished but whose answer was never recorded (killed in between) moves the clock no further', async () => {
     const monthly = await subscribe({ billing_cycle_anchor: '2030-01-20' });
     const key = { 'idempotency-key': 'adv-60' };

@@ -85,6 +85,11 @@ export class AccountStore {
     return row?.clock_advance ? (JSON.parse(row.clock_advance) as ClockAdvanceUnderWay) : undefined;
   }
 
+  /** Every account's, when the body MACs they hold can no longer be matched (a new MAC key). */
+  forgetClockAdvances(): void {
+    this.db.run('UPDATE accounts SET clock_advance = NULL');
+  }
+
   setClockAdvance(id: string, advance: ClockAdvanceUnderWay | null): void {
     this.db.run('UPDATE accounts SET clock_advance = ? WHERE id = ?', advance === null ? null : JSON.stringify(advance), id);
   }
