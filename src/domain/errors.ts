@@ -87,6 +87,10 @@ export const notFound = (kind: string, id: string, param = 'id') =>
 export const invalidState = (kind: string, id: string, status: string, action: string) =>
   new ApiError(409, 'invalid_state', `Cannot ${action} ${kind} ${id}: its status is ${status}.`);
 
+/** DESIGN section 4: an Idempotency-Key used before with another request. */
+export const idempotencyKeyReused = (key: string) =>
+  new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${clip(key)}' was already used with a different request; use a new key for a new request.`);
+
 /**
  * An issue for a field that a rule makes required (e.g. payment_method_id with
  * confirm=true): reported like a missing field, `parameter_missing`.

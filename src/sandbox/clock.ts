@@ -1,4 +1,4 @@
-import { ApiError } from '../domain/errors.js';
+import { ApiError, idempotencyKeyReused } from '../domain/errors.js';
 import { compareInstants, earliest, realScheduler, type Scheduler } from '../infra/time.js';
 import type { ServiceContext } from './services/context.js';
 import type { DueWork } from './services/due-work.js';
@@ -14,7 +14,7 @@ export const BATCH_MS = 100;
 /** Per-account test clock: it moves only when told, and only forwards. */
 export class TestClock {
   private readonly work: DueWork[] = [];
-  /** Accounts whose clock is being advanced: a second advance would race it (and could move it back). */
+  /** Accounts whose clock is being advanced (assertIdle). */
   private readonly advancing = new Set<string>();
 
   constructor(
@@ -47,29 +47,45 @@ export class TestClock {
     if (compareInstants(to, from) < 0) {
       throw new ApiError(400, 'parameter_invalid', `Invalid to: the clock cannot go backwards (it is ${from}).`, { param: 'to' });
     }
-    if (this.advancing.has(account)) {
-      throw new ApiError(409, 'invalid_state', 'The test clock of this account is already being advanced: wait for that advance to finish.');
-    }
+    this.assertIdle(account);
     this.advancing.add(account);
     const accounts = this.store.accounts;
     try {
-      // Kept until the advance ends, for a retry of its request after a crash (resumable).
-      if (request) this.store.db.transaction(() => accounts.setClockAdvance(account, { to, key: request.key, body_hash: request.bodyHash }));
+      // Kept until the next advance, for a retry of its request (resumable): cut short by a
+      // crash, or done but killed before its answer was recorded, in another transaction.
+      this.store.db.transaction(() => accounts.setClockAdvance(account, request ? { to, key: request.key, body_hash: request.bodyHash } : null));
       await this.runSteps(account, ctxFor, to);
-      this.store.db.transaction(() => {
-        accounts.setClockAdvance(account, null);
-        // Idempotency keys expire by this clock alone: those it moved past go now.
-        this.store.idempotency.forgetExpired(account, to);
-      });
+      // Idempotency keys expire by this clock alone: those it moved past go now.
+      this.store.db.transaction(() => this.store.idempotency.forgetExpired(account, to));
     } finally {
       this.advancing.delete(account);
     }
   }
 
-  /** The target of the advance this request started before a crash cut it short: the same key and body. */
+  /**
+   * 409 while the account's clock is being advanced. A second advance would race it (and
+   * could move it back); a reset would be undone by it, as its next batch goes on from the
+   * reset clock to the old target.
+   */
+  assertIdle(account: string): void {
+    if (this.advancing.has(account)) {
+      throw new ApiError(409, 'invalid_state', 'The test clock of this account is already being advanced: wait for that advance to finish.');
+    }
+  }
+
+  /**
+   * The target of the latest advance, if this request (the same key and body) started it
+   * and has no recorded answer: a crash cut it short, or came between its end and the
+   * record. Done, it is the clock's now: the retry moves it no further. (A record that
+   * expired needed the clock moved a day on, by another advance, which replaced it.)
+   * Its key with another body is 422, as with a recorded answer: it would leave the
+   * advance cut short and move the clock by the new body from wherever it stopped.
+   */
   resumable(account: string, request: { key: string; bodyHash: string } | undefined): string | undefined {
-    const underWay = request && this.store.accounts.clockAdvance(account);
-    return underWay && underWay.key === request.key && underWay.body_hash === request.bodyHash ? underWay.to : undefined;
+    const latest = request && this.store.accounts.clockAdvance(account);
+    if (!latest || latest.key !== request.key) return undefined;
+    if (latest.body_hash !== request.bodyHash) throw idempotencyKeyReused(request.key);
+    return latest.to;
   }
 
   private async runSteps(account: string, ctxFor: (now: string) => ServiceContext, to: string): Promise<void> {

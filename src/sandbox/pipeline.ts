@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type BaseObject, IDEMPOTENCY_KEY_RULE, IdempotencyKey } from '../domain/common.js';
 import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
-import { ApiError, clip, parseOrThrow } from '../domain/errors.js';
+import { ApiError, clip, idempotencyKeyReused, parseOrThrow } from '../domain/errors.js';
 import { type BodyOf, bodySchemaOf } from '../domain/request-bodies.js';
 import type { ObjectKind } from '../domain/ids.js';
 import { REDACTED_HEADER, SHOWN_ONCE } from '../domain/secrets.js';
@@ -118,7 +118,7 @@ export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefine
       const stored = sandbox.store.idempotency.find(account.id, key);
       if (!stored || idempotencyExpired(stored.created, ctx.now)) return undefined;
       if (stored.method !== method || stored.path !== requestPath || stored.body_hash !== bodyHash) {
-        throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key '${clip(key)}' was already used with a different request; use a new key for a new request.`);
+        throw idempotencyKeyReused(key);
       }
       const redacted = schemas.shownOnce !== undefined && (JSON.parse(stored.response) as Record<string, unknown>)[schemas.shownOnce] === SHOWN_ONCE;
       return { status: stored.status, body: undefined, json: stored.response, replayed: true, redacted };

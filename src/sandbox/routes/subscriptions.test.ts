@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { inProcessSandbox } from '../../../test/support/in-process.js';
 import { dueDates, dueInstant } from '../../domain/schedule.js';
 
@@ -363,5 +363,76 @@ describe('clock advance', () => {
     expect(first.body).toEqual({ object: 'test_clock', now: '2030-01-18T00:00:00Z' });
     expect(again.body).toEqual(first.body);
     expect(again.headers['idempotent-replayed']).toBe('true');
+  });
+
+  /** A clock advance cut short at `at` (as by a crash): due work that fails there while `on.fail` holds. */
+  function cutShortAt(at: string) {
+    const on = { fail: true };
+    s.sandbox.clock.register({
+      nextDue: (ctx) => (on.fail && Date.parse(ctx.now) < Date.parse(at) ? at : undefined),
+      run: (ctx) => {
+        if (on.fail && ctx.now === at) throw new Error('the sandbox died here');
+      },
+    });
+    return on;
+  }
+
+  it('refuses the Idempotency-Key of an advance cut short with another body (422), then resumes it with its own', async () => {
+    const weekly = await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
+    const key = { 'idempotency-key': 'adv-365' };
+    const on = cutShortAt('2030-03-01T00:00:00Z');
+    expect((await s.call('POST', '/v1/test-helpers/clock/advance', { days: 365 }, key)).status).toBe(500);
+    on.fail = false;
+    const stopped = (await ok('GET', '/v1/test-helpers/clock')).now;
+    expect(stopped).toBe('2030-02-27T00:00:00Z');
+
+    const other = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 1 }, key);
+    expect([other.status, other.body.error?.code]).toEqual([422, 'idempotency_key_reused']);
+    expect((await ok('GET', '/v1/test-helpers/clock')).now).toBe(stopped);
+
+    const resumed = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 365 }, key);
+    expect([resumed.status, resumed.body]).toEqual([200, { object: 'test_clock', now: '2031-01-15T00:00:00Z' }]);
+    // Every week once, the target's own payment included.
+    expect(await createdDates(weekly.id)).toEqual(dueDates('2030-01-16', 'week', 1, 53).map(dueInstant));
+    expect((await get(weekly.id)).next_payment_at).toBe('2031-01-22T00:00:00Z');
+  });
+
+  it('a retry of an advance that finished but whose answer was never recorded (killed in between) moves the clock no further', async () => {
+    const monthly = await subscribe({ billing_cycle_anchor: '2030-01-20' });
+    const key = { 'idempotency-key': 'adv-60' };
+    const save = vi.spyOn(s.sandbox.store.idempotency, 'save').mockImplementationOnce(() => {
+      throw new Error('the sandbox died before recording the answer');
+    });
+    expect((await s.call('POST', '/v1/test-helpers/clock/advance', { days: 60 }, key)).status).toBe(500);
+    save.mockRestore();
+    expect((await ok('GET', '/v1/test-helpers/clock')).now).toBe('2030-03-16T00:00:00Z');
+
+    const retried = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 60 }, key);
+    expect([retried.status, retried.body]).toEqual([200, { object: 'test_clock', now: '2030-03-16T00:00:00Z' }]);
+    expect(await createdDates(monthly.id)).toEqual(['2030-01-20', '2030-02-20'].map(dueInstant));
+    const replayed = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 60 }, key);
+    expect([replayed.headers['idempotent-replayed'], replayed.body.now]).toEqual(['true', '2030-03-16T00:00:00Z']);
+  });
+
+  it('refuses a reset while the clock is being advanced (409), which would otherwise go on from the reset clock', async () => {
+    const subs = [];
+    for (let i = 0; i < 10; i++) subs.push(await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' }));
+    const long = s.call('POST', '/v1/test-helpers/clock/advance', { to: '2040-01-01' });
+    let now = '2030-01-15T00:00:00Z';
+    // inject answers without a turn of the event loop: give the advance its turns between its batches.
+    while (now === '2030-01-15T00:00:00Z') {
+      await new Promise((resolve) => setImmediate(resolve));
+      now = (await ok('GET', '/v1/test-helpers/clock')).now;
+    }
+    expect(Date.parse(now)).toBeLessThan(Date.parse('2040-01-01T00:00:00Z'));
+
+    const reset = await s.call('POST', '/v1/test-helpers/reset');
+    expect([reset.status, reset.body.error?.code]).toEqual([409, 'invalid_state']);
+    expect((await long).body).toEqual({ object: 'test_clock', now: '2040-01-01T00:00:00Z' });
+    expect((await get(subs[0].id)).status).toBe('active');
+
+    // Once it is over, the reset works and the clock stays where the reset put it.
+    expect((await ok('POST', '/v1/test-helpers/reset')).clock.now).toBe('2030-01-15T00:00:00Z');
+    expect((await ok('GET', '/v1/test-helpers/clock')).now).toBe('2030-01-15T00:00:00Z');
   });
 });

@@ -28,6 +28,7 @@ export function testHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   });
 
   apiRoute(app, sandbox, 'test_helpers.reset', {}, (ctx) => {
+    sandbox.clock.assertIdle(ctx.account.id);
     resetAccount(ctx, sandbox.clockStart());
     return { object: 'reset', account: ctx.account.id, clock: clockOf(ctx.account.id) };
   });

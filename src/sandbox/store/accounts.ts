@@ -7,7 +7,7 @@ export interface Account {
   id: string;
 }
 
-/** A clock advance under way: its target, and the request that asked for it, if it had an Idempotency-Key. */
+/** The latest keyed clock advance, under way or done: its target, and the request that asked for it. */
 export interface ClockAdvanceUnderWay {
   to: string;
   key: string;
@@ -79,10 +79,15 @@ export class AccountStore {
     this.db.run('UPDATE accounts SET clock_now = ? WHERE id = ?', now, id);
   }
 
-  /** The keyed clock advance that started and has not finished (a crash cut it short), if any. */
+  /** The latest clock advance, if it had an Idempotency-Key (TestClock.resumable). */
   clockAdvance(id: string): ClockAdvanceUnderWay | undefined {
     const row = this.db.get<{ clock_advance: string | null }>('SELECT clock_advance FROM accounts WHERE id = ?', id);
     return row?.clock_advance ? (JSON.parse(row.clock_advance) as ClockAdvanceUnderWay) : undefined;
+  }
+
+  /** Every account's, when the body MACs they hold can no longer be matched (a new MAC key). */
+  forgetClockAdvances(): void {
+    this.db.run('UPDATE accounts SET clock_advance = NULL');
   }
 
   setClockAdvance(id: string, advance: ClockAdvanceUnderWay | null): void {

@@ -40,7 +40,10 @@ export class Store {
     this.enabledEndpoints = new CommittedCache(this.db);
     const sealed = this.db.transaction(() => {
       // Bodies MAC'd with a key that is gone cannot be matched: their keys start afresh.
-      if (created) this.idempotency.clearAll();
+      if (created) {
+        this.idempotency.clearAll();
+        this.accounts.forgetClockAdvances();
+      }
       return this.deliveries.sealPlainSecrets();
     });
     // What a migration or the sealing removed must not linger in free pages or the WAL.

@@ -45,6 +45,18 @@ describe('the key file', () => {
     expect(a.unseal(sealed)).toBe('whsec_abc');
     expect(() => b.unseal(sealed)).toThrow();
   });
+
+  it('lost, the keyed clock advances go with the idempotency records: their body MACs can no longer match a retry', () => {
+    const db = tempDb();
+    const store = new Store(db);
+    const account = store.db.transaction(() => store.accounts.upsert({ apiKey: 'sk_test_key_file_lost_0001', clockNow: '2030-01-01T00:00:00Z' }));
+    store.db.transaction(() => store.accounts.setClockAdvance(account.id, { to: '2031-01-01T00:00:00Z', key: 'k', body_hash: store.keys.bodyMac({ days: 365 }) }));
+    store.close();
+    rmSync(keyFileOf(db));
+    const reopened = new Store(db);
+    expect(reopened.accounts.clockAdvance(account.id)).toBeUndefined();
+    reopened.close();
+  });
 });
 
 describe('migrating a database from before the key file', () => {
