@@ -54,7 +54,7 @@ describe.skipIf(!hasTool('tmux'))('at a real terminal (tmux)', () => {
       await tmux.waitFor(/Base URL of the service/);
       tmux.type('not a url');
       tmux.send('Enter');
-      await tmux.waitFor(/Must be an http\(s\) URL, e\.g\. https:\/\/api\.example\.com\./);
+      await tmux.waitFor(/Must be an http\(s\) URL without a user or password in it, e\.g\. https:\/\/api\.example\.com\./);
       tmux.send('C-u');
       tmux.type('https://checked.example.com');
       tmux.send('Enter');
