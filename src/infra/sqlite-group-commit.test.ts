@@ -3,17 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { releaseSyncs, syncs } from '../../test/support/held-fsync.js';
 import { Sqlite } from './sqlite.js';
 
 // The disk's timing is what a test cannot run: while `hold` is set, each fdatasync waits until the test lets it go.
-const syncs = vi.hoisted(() => ({ hold: false, held: [] as Array<() => void> }));
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  return {
-    ...fs,
-    fdatasync: (fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => (syncs.hold ? syncs.held.push(() => fs.fdatasync(fd, callback)) : fs.fdatasync(fd, callback)),
-  };
-});
+vi.mock('node:fs', async (original) => (await import('../../test/support/held-fsync.js')).holdingFdatasync(original));
 const nextTick = () => new Promise((resolve) => setImmediate(resolve));
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await nextTick();
@@ -29,8 +23,7 @@ beforeEach(() => {
   db.transaction(() => db.run('CREATE TABLE notes (text TEXT NOT NULL)'));
 });
 afterEach(() => {
-  syncs.hold = false;
-  syncs.held.splice(0).forEach((release) => release());
+  releaseSyncs();
   db.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
+import { releaseSyncs, syncs } from '../../test/support/held-fsync.js';
 import { Receiver } from '../../test/support/receiver.js';
 import { startTestSandbox } from '../../test/support/sandboxes.js';
 import { until } from '../../test/support/wait.js';
@@ -11,19 +12,11 @@ import type { ServerFrame } from '../domain/listen.js';
 // Events go out (to listen tunnels, to webhook endpoints) only once they are on disk. The
 // disk's timing is what a test cannot run: while `hold` is set, each fdatasync waits until
 // the test lets it go.
-const syncs = vi.hoisted(() => ({ hold: false, held: [] as Array<() => void> }));
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  return {
-    ...fs,
-    fdatasync: (fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => (syncs.hold ? syncs.held.push(() => fs.fdatasync(fd, callback)) : fs.fdatasync(fd, callback)),
-  };
-});
+vi.mock('node:fs', async (original) => (await import('../../test/support/held-fsync.js')).holdingFdatasync(original));
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
-  syncs.hold = false;
-  syncs.held.splice(0).forEach((release) => release());
+  releaseSyncs();
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
@@ -74,8 +67,7 @@ it('pushes an event committed while the previous commit was syncing only once it
   expect((await first).status).toBe(200);
 
   // Once the second is on disk, it goes out too, at once.
-  syncs.hold = false;
-  syncs.held.splice(0).forEach((release) => release());
+  releaseSyncs();
   expect((await second).status).toBe(200);
   await until(() => pushed(), (emails) => emails.length === 2, 'the second event through the tunnel');
   await until(() => posted(), (emails) => emails.length === 2, 'the second event at the endpoint');
