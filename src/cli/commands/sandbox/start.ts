@@ -142,8 +142,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
 
   // A file of the user's own is where a start on demand (after a stop or a crash) resumes it, its data and its clock.
   const ownDb = options.db === undefined ? {} : { sandbox_db: resolve(options.db) };
-  profiles.set(SANDBOX_PROFILE, { base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true, ...kept, ...ownDb });
-  if (profiles.defaultName() === undefined) profiles.setDefault(SANDBOX_PROFILE);
+  await profiles.set(SANDBOX_PROFILE, { base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true, ...kept, ...ownDb }, 'if-none');
   daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, started: new Date().toISOString(), proc_start: daemon.processStartOf(process.pid) });
   printReady(f, { base_url: baseUrl, ...(listening && { listening }), account: created.id, pid: process.pid }, false);
 
