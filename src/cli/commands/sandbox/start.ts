@@ -82,25 +82,18 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const daemon = await import('../../../sandbox/daemon.js');
   const dir = f.configDir;
   const running = await daemon.runningSandbox(dir);
-  if (running) {
-    // The sandbox running is this start's when nothing asked for differs from it: a script's `start --detach` is then a no-op.
-    const differing = differingSettings(options, running);
-    if (differing.length > 0 || !options.detach) {
-      const why = differing.length > 0 ? `, started otherwise: ${differing.join(', ')} cannot apply to it` : '';
-      throw new ConflictError(`A sandbox is already running at ${running.base_url} (pid ${running.pid})${why}. Stop it first with: pay sandbox stop`);
-    }
-    printReady(f, { base_url: running.base_url, account: running.account, pid: running.pid }, true);
-    return;
-  }
+  if (running) return alreadyRunning(f, options, running);
   if (options.detach) {
     const args = ['--port', String(options.port), '--host', options.host];
     if (options.memory) args.push('--memory');
     if (options.db) args.push('--db', options.db);
     if (options.clock) args.push('--clock', options.clock);
     if (options.rateLimit) args.push('--rate-limit', options.rateLimit);
-    const ready = await daemon.startDetached(dir, args, f.env).catch(refusedStart);
-    warnIfExposed(f, ready.listening ?? new URL(ready.base_url).host);
-    printReady(f, ready, false);
+    // In turn with commands starting it on demand, and other scripts' `start --detach`: one of them starts it.
+    const outcome = await daemon.runningOrStarted(dir, () => daemon.startDetached(dir, args, f.env).catch(refusedStart));
+    if ('running' in outcome) return alreadyRunning(f, options, outcome.running);
+    warnIfExposed(f, outcome.started.listening ?? new URL(outcome.started.base_url).host);
+    printReady(f, outcome.started, false);
     return;
   }
 
@@ -150,6 +143,16 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   await app.close();
   daemon.clearState(dir, process.pid);
   if (f.io.human) f.io.info('Sandbox stopped.');
+}
+
+/** The sandbox running is this start's when nothing asked for differs from it: a script's `start --detach` is then a no-op. */
+function alreadyRunning(f: Factory, options: StartOptions, running: { base_url: string; account: string; pid: number; db: string }): void {
+  const differing = differingSettings(options, running);
+  if (differing.length > 0 || !options.detach) {
+    const why = differing.length > 0 ? `, started otherwise: ${differing.join(', ')} cannot apply to it` : '';
+    throw new ConflictError(`A sandbox is already running at ${running.base_url} (pid ${running.pid})${why}. Stop it first with: pay sandbox stop`);
+  }
+  printReady(f, { base_url: running.base_url, account: running.account, pid: running.pid }, true);
 }
 
 /** The flags given that the running sandbox does not match (its clock and rate limit are its own). */
