@@ -7,6 +7,7 @@ import { ProfileStore } from '../config/store.js';
 import { readState } from '../config/sandbox-state.js';
 import { sameProcessAlive } from '../infra/pid-lock.js';
 import type { Client } from '../client/client.js';
+import type { ReadyLine } from '../sandbox/daemon.js';
 import type { IO } from './io/io.js';
 import { refusedStart } from './errors.js';
 
@@ -73,8 +74,18 @@ export class Factory {
     return this.resolved;
   }
 
-  /** Starts the sandbox profile's sandbox in the background, on its port; the profile as it then is. */
+  /** Starts the sandbox profile's sandbox (unless another command just did); the profile as it then is. */
   private async startSandbox(profile: ResolvedProfile): Promise<ResolvedProfile> {
+    const { runningOrStarted } = await import('../sandbox/daemon.js');
+    const outcome = await runningOrStarted(this.configDir, () => this.startInBackground(profile));
+    if ('started' in outcome) this.io.info(`Sandbox started at ${outcome.started.base_url} (pid ${outcome.started.pid}). Stop it with: pay sandbox stop`);
+    // `sandbox start` refreshed the profile (its key, if the database was new), this command's or another's.
+    this.resolved = undefined;
+    return this.configured();
+  }
+
+  /** Starts the sandbox in the background on its profile's port, or on a free one when another program holds it. */
+  private async startInBackground(profile: ResolvedProfile): Promise<ReadyLine> {
     const { startDetached, DEFAULT_PORT, SandboxStartError } = await import('../sandbox/daemon.js');
     const port = profile.base_url ? new URL(profile.base_url).port || String(DEFAULT_PORT) : String(DEFAULT_PORT);
     // On the database it last ran on with --db, while its folder is there: its data and clock as they were.
@@ -83,7 +94,7 @@ export class Factory {
     const start = (on: string) => this.io.spin('Starting the sandbox…', () => startDetached(this.configDir, ['--port', on, ...db], this.env));
     // Its port taken by another program, it takes any free one; the sandbox profile records
     // where. Not when PAY_BASE_URL names the port: requests would go there, with its key.
-    const ready = await start(port).catch((error: unknown) => {
+    return start(port).catch((error: unknown) => {
       if (!(error instanceof SandboxStartError && error.code === 'port_in_use')) throw error;
       if (this.env.PAY_BASE_URL) {
         throw new ConfigError(`Port ${port} is in use by another program, and PAY_BASE_URL says the sandbox runs at ${this.env.PAY_BASE_URL}: free the port, or unset PAY_BASE_URL and the sandbox takes a free one.`);
@@ -91,10 +102,6 @@ export class Factory {
       this.io.info(`Port ${port} is in use: starting it on a free port instead…`);
       return start('0');
     }).catch(refusedStart);
-    this.io.info(`Sandbox started at ${ready.base_url} (pid ${ready.pid}). Stop it with: pay sandbox stop`);
-    // `sandbox start` refreshed the profile (its key, if the database was new).
-    this.resolved = undefined;
-    return this.configured();
   }
 
   /**

@@ -10,5 +10,7 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
 export const sandboxStateFile = (dir: string) => join(dir, 'sandbox.json');
 export const sandboxDbFile = (dir: string) => join(dir, 'sandbox.db');
 export const sandboxLogFile = (dir: string) => join(dir, 'sandbox.log');
+/** Held while a command starts the background sandbox: of commands finding it down at once, one starts it. */
+export const sandboxStartLock = (dir: string) => join(dir, 'sandbox.start.lock');
 /** Journals of past_due retry batches, one file a batch. */
 export const batchJournalDir = (dir: string) => join(dir, 'batches');

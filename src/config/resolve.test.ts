@@ -9,9 +9,8 @@ import { ProfileStore } from './store.js';
 const dir = mkdtempSync(join(tmpdir(), 'pay-resolve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const store = new ProfileStore(dir);
-store.set('staging', { base_url: 'https://staging.example.com', account: 'acct_staging', api_key: 'sk_staging_0123456789', header_prefix: 'pay' });
-store.set('prod', { base_url: 'https://prod.example.com', account: 'acct_prod', api_key: 'sk_prod_0123456789ab', header_prefix: 'acme' });
-store.setDefault('staging');
+await store.set('staging', { base_url: 'https://staging.example.com', account: 'acct_staging', api_key: 'sk_staging_0123456789', header_prefix: 'pay' }, true);
+await store.set('prod', { base_url: 'https://prod.example.com', account: 'acct_prod', api_key: 'sk_prod_0123456789ab', header_prefix: 'acme' });
 const stores = () => store;
 
 describe('resolveProfile: flag > env > profile', () => {
@@ -47,9 +46,9 @@ describe('resolveProfile: flag > env > profile', () => {
     expect(() => resolveProfile({ profile: 'nope' }, {}, stores)).toThrow(/prod, staging/);
   });
 
-  it('a value that breaks a profile rule, from the file or the environment, is a config error naming the field', () => {
+  it('a value that breaks a profile rule, from the file or the environment, is a config error naming the field', async () => {
     const edited = new ProfileStore(join(dir, 'edited'));
-    edited.set('hand', { base_url: 'localhost:12111', account: 'acct_1', api_key: 'sk_test_0123456789', header_prefix: 'pay' });
+    await edited.set('hand', { base_url: 'localhost:12111', account: 'acct_1', api_key: 'sk_test_0123456789', header_prefix: 'pay' });
     expect(() => resolveProfile({ profile: 'hand' }, {}, () => edited)).toThrow(/Profile 'hand': base_url must be an http\(s\) URL/);
     expect(() => resolveProfile({ profile: 'staging' }, { PAY_BASE_URL: 'ftp://x' }, stores)).toThrow(ConfigError);
   });
@@ -64,7 +63,7 @@ describe('resolveProfile: flag > env > profile', () => {
     expect(resolveProfile({}, {}, () => blank)).toMatchObject({ name: 'sandbox', sandbox: true });
   });
 
-  it('a base URL in the environment that no sandbox here can have is another service: none is started for it, and its key is asked for', () => {
+  it('a base URL in the environment that no sandbox here can have is another service: none is started for it, and its key is asked for', async () => {
     const blank = new ProfileStore(join(dir, 'fresh-elsewhere'));
     // On this machine, before the first start: where to start it.
     expect(resolveProfile({}, { PAY_BASE_URL: 'http://127.0.0.1:12999' }, () => blank)).toMatchObject({ name: 'sandbox', sandbox: true });
@@ -72,7 +71,7 @@ describe('resolveProfile: flag > env > profile', () => {
     expect(() => resolveProfile({}, env, () => blank)).toThrow(CredentialsError);
     expect(() => resolveProfile({}, env, () => blank)).toThrow(/^No api_key: set PAY_API_KEY too/);
     const started = new ProfileStore(join(dir, 'started'));
-    started.set('sandbox', { base_url: 'http://127.0.0.1:12111', account: 'acct_sb', api_key: 'sk_test_0123456789abcdef', header_prefix: 'pay', sandbox: true });
+    await started.set('sandbox', { base_url: 'http://127.0.0.1:12111', account: 'acct_sb', api_key: 'sk_test_0123456789abcdef', header_prefix: 'pay', sandbox: true });
     expect(resolveProfile({}, { PAY_BASE_URL: 'http://127.0.0.1:9' }, () => started)).toMatchObject({ base_url: 'http://127.0.0.1:9', sandbox: false });
     expect(resolveProfile({}, { PAY_BASE_URL: 'http://127.0.0.1:12111' }, () => started)).toMatchObject({ sandbox: true });
   });

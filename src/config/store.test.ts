@@ -25,39 +25,39 @@ describe('ProfileStore', () => {
     expect(() => statSync(s.path)).toThrow();
   });
 
-  it('writes the file with mode 0600 in a directory it creates', () => {
+  it('writes the file with mode 0600 in a directory it creates', async () => {
     const s = store();
-    s.set('staging', profile);
+    await s.set('staging', profile);
     expect(mode(s.path)).toBe(0o600);
     expect(s.get('staging')).toEqual(profile);
     expect(JSON.parse(readFileSync(s.path, 'utf8')).profiles.staging.api_key).toBe(profile.api_key);
   });
 
-  it('repairs a wider mode on the next write, and on a read', () => {
+  it('repairs a wider mode on the next write, and on a read', async () => {
     const s = store();
-    s.set('a', profile);
+    await s.set('a', profile);
     chmodSync(s.path, 0o644);
-    s.setDefault('a');
+    await s.setDefault('a');
     expect(mode(s.path)).toBe(0o600);
     chmodSync(s.path, 0o666);
     s.names();
     expect(mode(s.path)).toBe(0o600);
   });
 
-  it('removes a profile and forgets it as the default', () => {
+  it('removes a profile and forgets it as the default', async () => {
     const s = store();
-    s.set('a', profile);
-    s.set('b', profile);
-    s.setDefault('a');
-    expect(s.remove('a')).toBe(true);
-    expect(s.remove('a')).toBe(false);
+    await s.set('a', profile);
+    await s.set('b', profile);
+    await s.setDefault('a');
+    expect(await s.remove('a')).toBe(true);
+    expect(await s.remove('a')).toBe(false);
     expect(s.names()).toEqual(['b']);
     expect(s.defaultName()).toBeUndefined();
   });
 
-  it('says which file is broken when it is not JSON', () => {
+  it('says which file is broken when it is not JSON', async () => {
     const s = store();
-    s.set('a', profile);
+    await s.set('a', profile);
     writeFileSync(s.path, '{not json');
     expect(() => s.names()).toThrow(/config\.json is not valid JSON/);
   });

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type Conf from 'conf';
+import { acquireLockInTurn } from '../infra/pid-lock.js';
 import type { Profile } from './profile.js';
 
 interface ConfigFile {
@@ -10,6 +11,8 @@ interface ConfigFile {
 }
 
 const FILE_MODE = 0o600;
+/** A write holds the file's lock for a moment: a holder this long is stuck (stopped at a shell's Ctrl-Z). */
+const WRITE_WAIT_MS = 30_000;
 const require = createRequire(import.meta.url);
 
 /**
@@ -42,10 +45,9 @@ export class ProfileStore {
     }
   }
 
-  /** conf, loaded on the first write (synchronously: conf has no top-level await). */
+  /** conf, loaded on the first write (synchronously: conf has no top-level await), in the folder write() made. */
   private writer(): Conf<ConfigFile> {
     if (!this.conf) {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const { default: ConfStore } = require('conf') as typeof import('conf');
       this.conf = new ConfStore<ConfigFile>({
         cwd: this.dir,
@@ -58,9 +60,21 @@ export class ProfileStore {
     return this.conf;
   }
 
-  private write(change: (conf: Conf<ConfigFile>) => void): void {
-    change(this.writer());
-    this.repairMode();
+  /**
+   * Changes the file from what it holds under its lock: pay processes writing at once
+   * (profiles added by parallel CI jobs, a sandbox starting while a listen saves its
+   * secret) would otherwise each write back what they read, and all but the last change
+   * would be lost. Reads need no lock: conf replaces the file whole (a rename).
+   */
+  private async write(change: (file: ConfigFile) => ConfigFile): Promise<void> {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const release = await acquireLockInTurn(`${this.path}.lock`, WRITE_WAIT_MS);
+    try {
+      this.writer().store = change(this.read());
+      this.repairMode();
+    } finally {
+      await release();
+    }
   }
 
   /** Keys live in this file: whatever made it wider, it goes back to 0600. */
@@ -76,26 +90,42 @@ export class ProfileStore {
     return this.read().profiles[name];
   }
 
-  set(name: string, profile: Profile): void {
-    this.write((conf) => conf.set('profiles', { ...this.read().profiles, [name]: profile }));
+  /** Saves the profile; `makeDefault: 'if-none'` makes it the default unless another is. */
+  set(name: string, profile: Profile, makeDefault: boolean | 'if-none' = false): Promise<void> {
+    return this.write((file) => ({
+      ...file,
+      profiles: { ...file.profiles, [name]: profile },
+      ...((makeDefault === true || (makeDefault === 'if-none' && file.default_profile === undefined)) && { default_profile: name }),
+    }));
   }
 
-  remove(name: string): boolean {
-    const file = this.read();
-    if (!(name in file.profiles)) return false;
-    const { [name]: _removed, ...profiles } = file.profiles;
-    this.write((conf) => {
-      conf.set('profiles', profiles);
-      if (file.default_profile === name) conf.delete('default_profile');
+  /** Changes a saved profile as it is now (false if there is none), keeping what other writers saved meanwhile. */
+  async update(name: string, change: (profile: Profile) => Profile): Promise<boolean> {
+    let found = false;
+    await this.write((file) => {
+      const saved = file.profiles[name];
+      found = saved !== undefined;
+      return saved === undefined ? file : { ...file, profiles: { ...file.profiles, [name]: change(saved) } };
     });
-    return true;
+    return found;
+  }
+
+  async remove(name: string): Promise<boolean> {
+    let found = false;
+    await this.write((file) => {
+      const { [name]: removed, ...profiles } = file.profiles;
+      found = removed !== undefined;
+      const { default_profile, ...rest } = file;
+      return { ...rest, profiles, ...(default_profile !== undefined && default_profile !== name && { default_profile }) };
+    });
+    return found;
   }
 
   defaultName(): string | undefined {
     return this.read().default_profile;
   }
 
-  setDefault(name: string): void {
-    this.write((conf) => conf.set('default_profile', name));
+  setDefault(name: string): Promise<void> {
+    return this.write((file) => ({ ...file, default_profile: name }));
   }
 }

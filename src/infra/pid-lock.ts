@@ -53,6 +53,24 @@ export async function acquireLock(path: string, refused: (locked: LockedError) =
   }
 }
 
+/**
+ * Takes the lock at `path` once the live process holding it lets it go, for work every
+ * process may do in turn (a write of the config file, a sandbox's start): waits up to
+ * `timeoutMs`, then throws the LockedError naming the holder.
+ */
+export async function acquireLockInTurn(path: string, timeoutMs: number): Promise<() => Promise<void>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await acquireLock(path);
+    } catch (error) {
+      if (!(error instanceof LockedError) || Date.now() > deadline) throw error;
+    }
+    // Jittered, so that waiters started together do not all come back together.
+    await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));
+  }
+}
+
 /** How often a taker tries again while the lock changes hands under it. */
 const MAX_ATTEMPTS = 50;
 

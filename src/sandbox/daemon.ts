@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { sandboxLogFile } from '../config/paths.js';
+import { sandboxLogFile, sandboxStartLock } from '../config/paths.js';
 import { clearState, readState, type SandboxState, writeState } from '../config/sandbox-state.js';
 import { packageFile } from '../infra/package-files.js';
-import { processAlive, processStartOf, sameProcessAlive } from '../infra/pid-lock.js';
+import { acquireLockInTurn, processAlive, processStartOf, sameProcessAlive } from '../infra/pid-lock.js';
 
 export { clearState, processStartOf, readState, type SandboxState, writeState };
 
@@ -55,6 +55,26 @@ export async function runningSandbox(dir: string): Promise<SandboxState | undefi
   if (!state) return undefined;
   if (sandboxAlive(state) && (await healthy(state.base_url))) return state;
   return undefined;
+}
+
+/**
+ * The running sandbox of this config dir, or what `start` makes of it not running, in
+ * turn with every other command of the dir: commands that find the sandbox down at once
+ * (a CI job's parallel tests, a fresh machine's first commands) would each start one,
+ * and all but one would fail on the database the first holds. The first starts it; the
+ * others wait for it and find it running. A starter killed meanwhile leaves a stale lock,
+ * which the next takes over.
+ */
+export async function runningOrStarted<T>(dir: string, start: () => Promise<T>): Promise<{ running: SandboxState } | { started: T }> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Longer than two starts (on the port asked for, then on a free one), each given 30 s.
+  const release = await acquireLockInTurn(sandboxStartLock(dir), 75_000);
+  try {
+    const running = await runningSandbox(dir);
+    return running ? { running } : { started: await start() };
+  } finally {
+    await release();
+  }
 }
 
 export interface ReadyLine {

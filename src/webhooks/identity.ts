@@ -26,7 +26,7 @@ const spoolFileOf = (dir: string, listenerId: string) => join(dir, 'listen', `${
  * never changes between runs. A profile made of environment variables has nowhere to
  * keep one: its identity derives from its API key, as stable as the key itself.
  */
-export function listenIdentity(profile: ResolvedProfile, store: ProfileStore): ListenIdentity {
+export async function listenIdentity(profile: ResolvedProfile, store: ProfileStore): Promise<ListenIdentity> {
   let secret: string;
   let listenerId: string;
   if (profile.name === ENVIRONMENT_PROFILE) {
@@ -43,7 +43,7 @@ export function listenIdentity(profile: ResolvedProfile, store: ProfileStore): L
       rmSync(claimFile(store.dir, profile.name), { force: true });
     } else {
       ({ secret, listenerId } = claimIdentity(store, profile.name, { secret: saved.listen_secret ?? newWebhookSecret(), listenerId: saved.listener_id ?? newListenerId() }));
-      store.set(profile.name, { ...saved, listen_secret: secret, listener_id: listenerId });
+      await store.update(profile.name, (now) => ({ ...now, listen_secret: secret, listener_id: listenerId }));
     }
   }
   return { secret, listenerId, spoolFile: spoolFileOf(store.dir, listenerId) };
@@ -107,13 +107,12 @@ export async function forgetListenIdentity(dir: string, name: string, saved: Pro
 }
 
 /** A new listen secret for the profile; the listener keeps its cursor and spool. */
-export function rotateListenSecret(profile: ResolvedProfile, store: ProfileStore): string {
+export async function rotateListenSecret(profile: ResolvedProfile, store: ProfileStore): Promise<string> {
   if (profile.name === ENVIRONMENT_PROFILE) {
     throw new ListenError('This profile comes from PAY_BASE_URL, PAY_ACCOUNT and PAY_API_KEY: its listen secret derives from the API key. Save a profile (pay profiles add) to rotate it.');
   }
-  listenIdentity(profile, store);
-  const saved = store.get(profile.name)!;
+  await listenIdentity(profile, store);
   const secret = newWebhookSecret();
-  store.set(profile.name, { ...saved, listen_secret: secret });
+  await store.update(profile.name, (now) => ({ ...now, listen_secret: secret }));
   return secret;
 }

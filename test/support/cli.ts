@@ -77,8 +77,7 @@ export function cliSandbox(options: Parameters<typeof startTestSandbox>[0] = {})
     const sandbox = await startTestSandbox(options);
     const configDir = mkdtempSync(join(tmpdir(), 'pay-cli-'));
     const store = new ProfileStore(configDir);
-    store.set(SANDBOX_PROFILE, { base_url: sandbox.baseUrl, account: sandbox.account, api_key: sandbox.apiKey, header_prefix: 'pay', sandbox: true });
-    store.setDefault(SANDBOX_PROFILE);
+    await store.set(SANDBOX_PROFILE, { base_url: sandbox.baseUrl, account: sandbox.account, api_key: sandbox.apiKey, header_prefix: 'pay', sandbox: true }, true);
     // This process is the sandbox's: the CLI finds it running and starts none.
     writeState(configDir, { pid: process.pid, base_url: sandbox.baseUrl, account: sandbox.account, db: ':memory:', started: new Date().toISOString() });
     const env = cliEnv(configDir);

@@ -42,8 +42,7 @@ export const add = defineCommand({
     // Replacing a profile of the same account keeps its listen secret (the app's stays valid).
     const { keptListenIdentity } = await import('../../../webhooks/identity.js');
     const profile = { ...checked.profile, ...(await keptListenIdentity(store.dir, name, store.get(name), checked.profile.account)) };
-    store.set(name, profile);
-    if (options.default || store.defaultName() === undefined) store.setDefault(name);
+    await store.set(name, profile, options.default || 'if-none');
     const shown = shownProfile(name, profile, store.defaultName() === name);
     if (io.json) return io.printJSON(shown);
     io.success(`Saved profile '${name}' (${profile.base_url}, key ${shown.api_key})${shown.default ? ', the default' : ''}.`);

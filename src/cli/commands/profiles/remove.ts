@@ -22,7 +22,7 @@ export const remove = defineCommand({
     // Its listen secret and the events its listen spooled go with it.
     const { forgetListenIdentity } = await import('../../../webhooks/identity.js');
     await forgetListenIdentity(store.dir, options.name, saved);
-    store.remove(options.name);
+    await store.remove(options.name);
     if (f.io.json) return f.io.printJSON({ removed: options.name });
     f.io.success(`Removed profile '${options.name}'.`);
   },

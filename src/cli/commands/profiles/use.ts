@@ -10,7 +10,7 @@ export const use = defineCommand({
   async run(options, f) {
     const store = await f.profiles();
     if (!store.get(options.name)) throw new UsageError(`No profile named '${options.name}'. Profiles: ${store.names().join(', ') || '(none)'}.`);
-    store.setDefault(options.name);
+    await store.setDefault(options.name);
     if (f.io.json) return f.io.printJSON({ default_profile: options.name });
     f.io.success(`'${options.name}' is now the default profile.`);
   },

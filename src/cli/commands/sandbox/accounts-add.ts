@@ -50,7 +50,7 @@ export async function run(options: AccountsAddOptions, f: Factory): Promise<void
   // only points at it: a sandbox profile would start one of its own whenever it found
   // none recorded as running.
   const db = profile.sandbox_db === undefined ? {} : { sandbox_db: profile.sandbox_db };
-  profiles.set(name, { base_url: profile.base_url, account: created.id, api_key: apiKey, header_prefix: profile.header_prefix, sandbox: profile.sandbox, ...kept, ...db });
+  await profiles.set(name, { base_url: profile.base_url, account: created.id, api_key: apiKey, header_prefix: profile.header_prefix, sandbox: profile.sandbox, ...kept, ...db });
   const shown = { profile: name, account: created.id, api_key: maskSecret(apiKey), base_url: profile.base_url };
   if (f.io.json) return f.io.printJSON(shown);
   f.io.success(`Added account ${created.id} as profile '${name}'. Use it with: --profile ${name}`);

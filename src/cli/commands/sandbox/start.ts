@@ -82,25 +82,18 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const daemon = await import('../../../sandbox/daemon.js');
   const dir = f.configDir;
   const running = await daemon.runningSandbox(dir);
-  if (running) {
-    // The sandbox running is this start's when nothing asked for differs from it: a script's `start --detach` is then a no-op.
-    const differing = differingSettings(options, running);
-    if (differing.length > 0 || !options.detach) {
-      const why = differing.length > 0 ? `, started otherwise: ${differing.join(', ')} cannot apply to it` : '';
-      throw new ConflictError(`A sandbox is already running at ${running.base_url} (pid ${running.pid})${why}. Stop it first with: pay sandbox stop`);
-    }
-    printReady(f, { base_url: running.base_url, account: running.account, pid: running.pid }, true);
-    return;
-  }
+  if (running) return alreadyRunning(f, options, running);
   if (options.detach) {
     const args = ['--port', String(options.port), '--host', options.host];
     if (options.memory) args.push('--memory');
     if (options.db) args.push('--db', options.db);
     if (options.clock) args.push('--clock', options.clock);
     if (options.rateLimit) args.push('--rate-limit', options.rateLimit);
-    const ready = await daemon.startDetached(dir, args, f.env).catch(refusedStart);
-    warnIfExposed(f, ready.listening ?? new URL(ready.base_url).host);
-    printReady(f, ready, false);
+    // In turn with commands starting it on demand, and other scripts' `start --detach`: one of them starts it.
+    const outcome = await daemon.runningOrStarted(dir, () => daemon.startDetached(dir, args, f.env).catch(refusedStart));
+    if ('running' in outcome) return alreadyRunning(f, options, outcome.running);
+    warnIfExposed(f, outcome.started.listening ?? new URL(outcome.started.base_url).host);
+    printReady(f, outcome.started, false);
     return;
   }
 
@@ -142,8 +135,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
 
   // A file of the user's own is where a start on demand (after a stop or a crash) resumes it, its data and its clock.
   const ownDb = options.db === undefined ? {} : { sandbox_db: resolve(options.db) };
-  profiles.set(SANDBOX_PROFILE, { base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true, ...kept, ...ownDb });
-  if (profiles.defaultName() === undefined) profiles.setDefault(SANDBOX_PROFILE);
+  await profiles.set(SANDBOX_PROFILE, { base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true, ...kept, ...ownDb }, 'if-none');
   daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, started: new Date().toISOString(), proc_start: daemon.processStartOf(process.pid) });
   printReady(f, { base_url: baseUrl, ...(listening && { listening }), account: created.id, pid: process.pid }, false);
 
@@ -151,6 +143,16 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   await app.close();
   daemon.clearState(dir, process.pid);
   if (f.io.human) f.io.info('Sandbox stopped.');
+}
+
+/** The sandbox running is this start's when nothing asked for differs from it: a script's `start --detach` is then a no-op. */
+function alreadyRunning(f: Factory, options: StartOptions, running: { base_url: string; account: string; pid: number; db: string }): void {
+  const differing = differingSettings(options, running);
+  if (differing.length > 0 || !options.detach) {
+    const why = differing.length > 0 ? `, started otherwise: ${differing.join(', ')} cannot apply to it` : '';
+    throw new ConflictError(`A sandbox is already running at ${running.base_url} (pid ${running.pid})${why}. Stop it first with: pay sandbox stop`);
+  }
+  printReady(f, { base_url: running.base_url, account: running.account, pid: running.pid }, true);
 }
 
 /** The flags given that the running sandbox does not match (its clock and rate limit are its own). */

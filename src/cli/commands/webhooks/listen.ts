@@ -83,7 +83,7 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
   const profile = await f.profile();
   const client = await f.client();
   const { listenIdentity } = await import('../../../webhooks/identity.js');
-  const identity = listenIdentity(profile, await f.profiles());
+  const identity = await listenIdentity(profile, await f.profiles());
   const { Forwarder, waitingElsewhere } = await import('../../../webhooks/forwarder.js');
   const sink = listenSink(f.io, { printSecret: options.printSecret });
   const forwarder = new Forwarder({

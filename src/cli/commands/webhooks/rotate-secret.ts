@@ -15,7 +15,7 @@ export async function run(f: Factory): Promise<string> {
   const store = await f.profiles();
   // No request is made: the secret lives in the profile alone.
   const profile = resolveProfile({ profile: f.flags.profile }, f.env, () => store);
-  const secret = rotateListenSecret(profile, store);
+  const secret = await rotateListenSecret(profile, store);
   if (f.io.json) f.io.printJSON({ profile: profile.name, listen_secret: secret });
   else {
     f.io.success(`New listen signing secret for profile '${profile.name}'. Restart a running pay webhooks listen to use it.`);

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { baseEnv, runPay } from './harness.js';
+import { freePort } from './net.js';
+
+// Several pay processes at once on one config dir: a CI job running its tests in
+// parallel, a developer with listen in one terminal and commands in another.
+
+const N = 8;
+const dirs: string[] = [];
+/** Config dirs of the running test, whose sandboxes are stopped after it. */
+let current: string[] = [];
+function configDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pay-races-'));
+  dirs.push(dir);
+  current.push(dir);
+  return dir;
+}
+const config = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+afterEach(async () => {
+  for (const dir of current) await runPay(['sandbox', 'stop'], { env: baseEnv(dir) });
+  current = [];
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('pay processes at once on one config dir', () => {
+  it(`${N} commands started together with no sandbox running start one sandbox, and all succeed on its account`, async () => {
+    const dir = configDir();
+    // Not the default port, which another run may hold: the environment names where to start it.
+    const env = baseEnv(dir, { PAY_BASE_URL: `http://127.0.0.1:${await freePort()}` });
+    const runs = await Promise.all(Array.from({ length: N }, (_, i) => runPay(['customers', 'create', '--email', `c${i}@example.com`, '--json'], { env })));
+    for (const run of runs) expect({ exit: run.exitCode, stderr: run.stderr }).toMatchObject({ exit: 0 });
+    // One of them started it; the others found it started.
+    expect(runs.filter((run) => run.stderr.includes('Sandbox started at'))).toHaveLength(1);
+    const ids = runs.map((run) => JSON.parse(run.stdout).id as string);
+    const listed = await runPay(['customers', 'list', '--limit', '100', '--json'], { env });
+    expect(JSON.parse(listed.stdout).data.map((c: { id: string }) => c.id).sort()).toEqual(ids.sort());
+    expect(config(dir)).toMatchObject({ default_profile: 'sandbox', profiles: { sandbox: { sandbox: true } } });
+  });
+
+  it(`${N} scripts' \`sandbox start --detach\` together start one sandbox, and each prints its ready line`, async () => {
+    const dir = configDir();
+    const env = baseEnv(dir);
+    const runs = await Promise.all(Array.from({ length: N }, () => runPay(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env })));
+    for (const run of runs) expect({ exit: run.exitCode, stderr: run.stderr }).toMatchObject({ exit: 0 });
+    const ready = runs.map((run) => JSON.parse(run.stdout));
+    expect(new Set(ready.map((line) => line.pid)).size).toBe(1);
+    expect(JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8')).pid).toBe(ready[0].pid);
+  });
+
+  it(`${N} profiles added together are all kept`, async () => {
+    const dir = configDir();
+    const env = baseEnv(dir);
+    const names = Array.from({ length: N }, (_, i) => `p${i}`);
+    const runs = await Promise.all(
+      names.map((name, i) => runPay(['profiles', 'add', name, '--base-url', 'https://api.example.com', '--account', `acct_${i}`, '--api-key-stdin', '--json'], { env, input: `sk_test_races_${i}_abcdefghijkl` })),
+    );
+    for (const run of runs) expect({ exit: run.exitCode, stderr: run.stderr }).toMatchObject({ exit: 0 });
+    const file = config(dir);
+    expect(Object.keys(file.profiles).sort()).toEqual(names);
+    expect(names).toContain(file.default_profile);
+  });
+});
