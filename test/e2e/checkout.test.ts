@@ -223,6 +223,9 @@ describe.skipIf(!chromiumPath)('hosted checkout page in a real browser', () => {
       await page.locator('#payment-error').waitFor();
       expect(await page.textContent('#payment-error')).toBe('Your card has insufficient funds. Try another card.');
       expect(await page.inputValue('#exp')).toBe('12/34');
+      // The card number is to be typed again: the focus is there, and it is described by the decline (a screen reader says why).
+      expect(await page.evaluate<string>('document.activeElement.id'), 'the focus after a decline').toBe('number');
+      expect(await page.getAttribute('#number', 'aria-describedby')).toBe('payment-error');
       await shot(page, 'decline');
       await page.close();
     });

@@ -158,11 +158,12 @@ export function checkoutPage(session: CheckoutSession, options: { errors?: PageE
     const problem = marked.get(field.name);
     // The card number and cvc are never written back into the page.
     const value = field.name === 'number' || field.name === 'cvc' ? '' : (options.values?.[field.name] ?? '');
+    // A decline alone marks no field: the focus goes to the card number, typed again, which says the decline.
+    const declined = alert !== '' && firstMarked === undefined && field.name === 'number';
+    const attributes = problem !== undefined ? ` aria-invalid="true" aria-describedby="${field.name}-error"${field.name === firstMarked ? ' autofocus' : ''}` : declined ? ' aria-describedby="payment-error" autofocus' : '';
     return `<div>
 <label for="${field.name}">${escapeHtml(field.label)}</label>
-<input id="${field.name}" name="${field.name}" autocomplete="${field.autocomplete}" inputmode="${field.inputmode}" maxlength="${field.maxlength}" placeholder="${escapeHtml(field.placeholder)}" value="${escapeHtml(value)}" required${
-      problem === undefined ? '' : ` aria-invalid="true" aria-describedby="${field.name}-error"${field.name === firstMarked ? ' autofocus' : ''}`
-    }>
+<input id="${field.name}" name="${field.name}" autocomplete="${field.autocomplete}" inputmode="${field.inputmode}" maxlength="${field.maxlength}" placeholder="${escapeHtml(field.placeholder)}" value="${escapeHtml(value)}" required${attributes}>
 ${problem === undefined ? '' : `<p class="field-error" id="${field.name}-error">${escapeHtml(problem)}</p>\n`}</div>`;
   };
   const [number, exp, cvc, zip] = FIELDS;
