@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -53,6 +56,36 @@ describe.skipIf(!chromiumPath)('hosted checkout page in a real browser', () => {
     expect(await sb.json(['checkout', 'get', cs.id])).toMatchObject({ status: 'complete', payment_status: 'paid' });
     expect(await sb.json(['intents', 'get', cs.payment_intent_id])).toMatchObject({ status: 'succeeded', amount_received: 1099 });
     await page.close();
+  });
+
+  it("lands on the merchant's success URL on another origin: the page's CSP lets its form's redirect go there", async () => {
+    // The merchant's own site: another port is another origin than the sandbox's page.
+    const visits: string[] = [];
+    const merchant = createServer((request, response) => {
+      visits.push(request.url!);
+      response.end('Thank you');
+    }).listen(0, '127.0.0.1');
+    await once(merchant, 'listening');
+    const origin = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
+    const page = await browser.newPage();
+    try {
+      const cs = await sb.json(['checkout', 'create', '--amount', '1099', '--currency', 'usd', '--success-url', `${origin}/thanks?order=42`, '--cancel-url', `${origin}/cart`]);
+      await page.goto(cs.checkout_session_url);
+      // Paid from the page that said a decline, as from the first one.
+      await fill(page, '4000000000000002');
+      await page.locator('#payment-error').waitFor();
+      // A redirect the CSP refuses is said on the console, and the paid form stays on the screen.
+      const refused = page.waitForEvent('console', (message) => message.type() === 'error' && /Content Security Policy/.test(message.text())).then((message) => message.text());
+      await fill(page, '4242424242424242');
+      const landed = await Promise.race([page.waitForURL(`${origin}/thanks?**`).then(() => page.url()), refused]);
+      expect(landed).toBe(`${origin}/thanks?order=42&session_id=${cs.id}`);
+      // The browser may ask the merchant's site for its favicon too.
+      expect(visits.filter((url) => url.startsWith('/thanks'))).toEqual([`/thanks?order=42&session_id=${cs.id}`]);
+      expect(await sb.json(['checkout', 'get', cs.id])).toMatchObject({ status: 'complete', payment_status: 'paid' });
+    } finally {
+      await page.close();
+      merchant.close();
+    }
   });
 
   it('shows a decline on the page, then takes another card', async () => {
@@ -190,6 +223,9 @@ describe.skipIf(!chromiumPath)('hosted checkout page in a real browser', () => {
       await page.locator('#payment-error').waitFor();
       expect(await page.textContent('#payment-error')).toBe('Your card has insufficient funds. Try another card.');
       expect(await page.inputValue('#exp')).toBe('12/34');
+      // The card number is to be typed again: the focus is there, and it is described by the decline (a screen reader says why).
+      expect(await page.evaluate<string>('document.activeElement.id'), 'the focus after a decline').toBe('number');
+      expect(await page.getAttribute('#number', 'aria-describedby')).toBe('payment-error');
       await shot(page, 'decline');
       await page.close();
     });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CheckoutSession } from '../../domain/checkout.js';
 import { parseExpiry } from '../../domain/payment-methods.js';
-import { checkoutPage, escapeHtml, formatCardNumberInput, formatExpiryInput, PAGE_CSP, paidPage } from './checkout.js';
+import { checkoutPage, escapeHtml, formatCardNumberInput, formatExpiryInput, pageCsp, paidPage } from './checkout.js';
 
 const session: CheckoutSession = {
   id: 'cs_test', object: 'checkout_session', created: '2030-01-15T00:00:00Z', livemode: false,
@@ -77,9 +77,15 @@ describe('hosted checkout page', () => {
 
   it('runs only its own script: the CSP names the inline script by its hash', () => {
     const script = /<script>([\s\S]*)<\/script>/.exec(checkoutPage(session))![1]!;
-    expect(PAGE_CSP).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
-    expect(PAGE_CSP).toContain("default-src 'none'");
+    expect(pageCsp()).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+    expect(pageCsp()).toContain("default-src 'none'");
     expect(script).toContain(formatExpiryInput.toString());
+  });
+
+  it('lets the form lead to itself and, once paid, to the success URL\'s origin: nowhere else', () => {
+    expect(pageCsp()).toContain("form-action 'self';");
+    expect(pageCsp('https://shop.example:8443/done?order=1#top')).toContain("form-action 'self' https://shop.example:8443;");
+    expect(pageCsp('http://[::1]:8080/done')).toContain("form-action 'self' http:;");
   });
 });
 

@@ -49,11 +49,21 @@ const SCRIPT = `(() => {
   }
 })();`;
 
+/** A URL's origin as a CSP source; CSP has no syntax for an IPv6 address, so such a host is allowed by its scheme. */
+const cspSource = (url: URL) => (url.hostname.startsWith('[') ? url.protocol : url.origin);
+
+const SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(SCRIPT).digest('base64')}'`;
+
 /**
  * The pages' Content-Security-Policy: nothing loads, nothing frames them, and the one
- * script that runs is the one above (by its hash).
+ * script that runs is the one above (by its hash). The form posts to the page itself;
+ * form-action also rules the redirects that answer it, so the session's success URL
+ * (a paid session's 303) is let through too, by its origin.
  */
-export const PAGE_CSP = `default-src 'none'; script-src '${`sha256-${createHash('sha256').update(SCRIPT).digest('base64')}`}'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+export function pageCsp(successUrl: string | null = null): string {
+  const targets = ["'self'", ...(successUrl === null ? [] : [cspSource(new URL(successUrl))])];
+  return `default-src 'none'; script-src ${SCRIPT_SOURCE}; style-src 'unsafe-inline'; form-action ${targets.join(' ')}; frame-ancestors 'none'; base-uri 'none'`;
+}
 
 /** The form's inputs, the API params whose errors they show, and what the customer is asked to fix. */
 export const FIELDS = [
@@ -148,11 +158,12 @@ export function checkoutPage(session: CheckoutSession, options: { errors?: PageE
     const problem = marked.get(field.name);
     // The card number and cvc are never written back into the page.
     const value = field.name === 'number' || field.name === 'cvc' ? '' : (options.values?.[field.name] ?? '');
+    // A decline alone marks no field: the focus goes to the card number, typed again, which says the decline.
+    const declined = alert !== '' && firstMarked === undefined && field.name === 'number';
+    const attributes = problem !== undefined ? ` aria-invalid="true" aria-describedby="${field.name}-error"${field.name === firstMarked ? ' autofocus' : ''}` : declined ? ' aria-describedby="payment-error" autofocus' : '';
     return `<div>
 <label for="${field.name}">${escapeHtml(field.label)}</label>
-<input id="${field.name}" name="${field.name}" autocomplete="${field.autocomplete}" inputmode="${field.inputmode}" maxlength="${field.maxlength}" placeholder="${escapeHtml(field.placeholder)}" value="${escapeHtml(value)}" required${
-      problem === undefined ? '' : ` aria-invalid="true" aria-describedby="${field.name}-error"${field.name === firstMarked ? ' autofocus' : ''}`
-    }>
+<input id="${field.name}" name="${field.name}" autocomplete="${field.autocomplete}" inputmode="${field.inputmode}" maxlength="${field.maxlength}" placeholder="${escapeHtml(field.placeholder)}" value="${escapeHtml(value)}" required${attributes}>
 ${problem === undefined ? '' : `<p class="field-error" id="${field.name}-error">${escapeHtml(problem)}</p>\n`}</div>`;
   };
   const [number, exp, cvc, zip] = FIELDS;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { maskCardNumbers } from '../../domain/cards.js';
 import type { CheckoutSession } from '../../domain/checkout.js';
-import { checkoutPage, type FieldName, messagePage, PAGE_CSP, paidPage } from '../pages/checkout.js';
+import { checkoutPage, type FieldName, messagePage, pageCsp, paidPage } from '../pages/checkout.js';
 import { originOf, pageCall } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
 import { getCheckoutSession, issuesOf, openLinkSession, payCheckoutSession } from '../services/checkout.js';
@@ -14,12 +14,13 @@ import { getCheckoutSession, issuesOf, openLinkSession, payCheckoutSession } fro
  */
 export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   // Card details are typed here: no caching, no script but the page's own, no framing.
-  const html = (reply: FastifyReply, status: number, body: string) =>
+  // A page with the session's form names where paying it leads.
+  const html = (reply: FastifyReply, status: number, body: string, form?: CheckoutSession) =>
     reply
       .code(status)
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .header('content-security-policy', PAGE_CSP)
+      .header('content-security-policy', pageCsp(form?.success_url))
       .header('referrer-policy', 'no-referrer')
       .send(body);
 
@@ -50,7 +51,7 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
     scope.get<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
       const session = await sessionOf(request.params.id);
       if (!session) return notFound(reply);
-      return session.status === 'open' ? html(reply, 200, checkoutPage(session)) : closed(reply, session);
+      return session.status === 'open' ? html(reply, 200, checkoutPage(session), session) : closed(reply, session);
     });
 
     scope.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/checkout/:id', async (request, reply) => {
@@ -65,7 +66,7 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
       if (/\bapplication\/json\b/.test(request.headers.accept ?? '')) return reply.code(paid.declined.status).send(paid.declined.toBody());
       // Written back as typed, but for a card number put in the wrong field.
       const values: Partial<Record<FieldName, string>> = { exp: maskCardNumbers(form.exp ?? ''), zip: maskCardNumbers(form.zip ?? '') };
-      return html(reply, paid.declined.status, checkoutPage(session, { errors: issuesOf(paid.declined), values }));
+      return html(reply, paid.declined.status, checkoutPage(session, { errors: issuesOf(paid.declined), values }), session);
     });
 
     scope.get<{ Params: { id: string } }>('/pay/:id', async (request, reply) => {
