@@ -141,10 +141,14 @@ export class Sqlite {
     this.syncOffThread = options.syncOffThread === true && file !== ':memory:';
     if ((this.syncOffThread || options.checkpointOffThread === true) && file !== ':memory:') {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');
-      this.checkpointer = new Checkpointer(file, () => {
-        this.outsideGroup();
-        this.db.exec('PRAGMA wal_checkpoint(RESTART)');
-      });
+      this.checkpointer = new Checkpointer(
+        file,
+        () => {
+          this.outsideGroup();
+          this.db.exec('PRAGMA wal_checkpoint(RESTART)');
+        },
+        (error) => this.report(error),
+      );
     }
   }
 
