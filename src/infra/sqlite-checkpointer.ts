@@ -4,18 +4,25 @@ import { Worker } from 'node:worker_threads';
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(workerData.file);
-const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const db = new DatabaseSync(workerData.file, { open: false });
+let checkpoint;
 const closed = new Int32Array(workerData.closed);
 parentPort.on('message', (message) => {
   if (message === 'close') {
-    db.close();
+    if (db.isOpen) db.close();
     Atomics.store(closed, 0, 1);
     Atomics.notify(closed, 0);
     parentPort.close();
     return;
   }
-  parentPort.postMessage(checkpoint.get());
+  // A failed checkpoint (a full disk) loses nothing: the commits stay in the WAL, and the next one tries again.
+  try {
+    if (!db.isOpen) db.open();
+    checkpoint ??= db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+    parentPort.postMessage(checkpoint.get());
+  } catch (error) {
+    parentPort.postMessage({ error: String(error && error.message || error) });
+  }
 });
 `;
 
@@ -39,13 +46,25 @@ export class Checkpointer {
   private last = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(file: string, private readonly restart: () => void) {
+  constructor(
+    file: string,
+    private readonly restart: () => void,
+    /** Where a failed checkpoint is told; the sandbox goes on (and so does its WAL). */
+    report: (error: Error) => void,
+  ) {
     this.worker = new Worker(SOURCE, { eval: true, workerData: { file, closed: this.closed.buffer } });
     this.worker.unref();
-    this.worker.on('message', (result: { log: number }) => {
+    this.worker.on('message', (result: { log: number } | { error: string }) => {
       this.inFlight = false;
       this.last = Date.now();
-      if (result.log > RESTART_FRAMES) this.restart();
+      if ('error' in result) report(new Error(`a WAL checkpoint of ${file} failed (it is tried again after the next commit): ${result.error}`));
+      else if (result.log > RESTART_FRAMES) {
+        try {
+          this.restart();
+        } catch (error) {
+          report(error as Error);
+        }
+      }
     });
   }
 

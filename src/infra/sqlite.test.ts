@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Sqlite } from './sqlite.js';
 
@@ -110,4 +113,27 @@ describe('rows held back (hold)', () => {
       await expect(third).resolves.toBeUndefined();
       expect(rows(db)).toEqual([{ k: 1, v: 'first' }, { k: 3, v: 'third' }]);
     }));
+});
+
+describe('a full disk (SQLite rolls the whole transaction back itself)', () => {
+  it('fails the transaction and the group with its own error, ends nothing, and the next write succeeds once there is room', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-sqlite-full-'));
+    const db = new Sqlite(join(dir, 'full.db'), { syncOffThread: true });
+    try {
+      db.exec('CREATE TABLE t (v TEXT)');
+      // A file that may not grow: as a full disk, SQLITE_FULL, and SQLite rolls back on it.
+      db.exec(`PRAGMA max_page_count = ${db.get<{ page_count: number }>('PRAGMA page_count')!.page_count + 2}`);
+      const fill = () => {
+        for (let i = 0; i < 50; i++) db.run('INSERT INTO t (v) VALUES (?)', 'x'.repeat(2000));
+      };
+      expect(() => db.transaction(fill)).toThrow('database or disk is full');
+      await expect(db.grouped(fill)).rejects.toThrow('database or disk is full');
+      db.exec('PRAGMA max_page_count = 1000000');
+      await db.grouped(fill);
+      expect(db.get<{ n: number }>('SELECT count(*) AS n FROM t')!.n).toBe(50);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

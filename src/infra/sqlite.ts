@@ -141,10 +141,14 @@ export class Sqlite {
     this.syncOffThread = options.syncOffThread === true && file !== ':memory:';
     if ((this.syncOffThread || options.checkpointOffThread === true) && file !== ':memory:') {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');
-      this.checkpointer = new Checkpointer(file, () => {
-        this.outsideGroup();
-        this.db.exec('PRAGMA wal_checkpoint(RESTART)');
-      });
+      this.checkpointer = new Checkpointer(
+        file,
+        () => {
+          this.outsideGroup();
+          this.db.exec('PRAGMA wal_checkpoint(RESTART)');
+        },
+        (error) => this.report(error),
+      );
     }
   }
 
@@ -250,8 +254,10 @@ export class Sqlite {
       this.control('RELEASE held');
       return undefined;
     } catch (error) {
-      this.control('ROLLBACK TO held');
-      this.control('RELEASE held');
+      if (this.db.isTransaction) {
+        this.control('ROLLBACK TO held');
+        this.control('RELEASE held');
+      }
       return error;
     }
   }
@@ -329,7 +335,7 @@ export class Sqlite {
       this.control('COMMIT');
     } catch (error) {
       this.dropHeld();
-      this.control('ROLLBACK');
+      this.rollback();
       this.afterCommit = [];
       this.rolledBack(0);
       throw error;
@@ -365,6 +371,13 @@ export class Sqlite {
     const mark = this.afterCommit.length;
     const undoMark = this.undo.length;
     let outcome = this.inRequest(fn);
+    if (!this.db.isTransaction) {
+      // SQLite rolled the whole group back (a full disk): every request in it failed, with this error.
+      const error = 'error' in outcome ? outcome.error : new Error('the transaction was rolled back');
+      this.group = undefined;
+      this.failGroup(group, error);
+      return Promise.reject(error);
+    }
     if ('error' in outcome) {
       this.afterCommit.length = mark;
       this.rolledBack(undoMark);
@@ -408,7 +421,8 @@ export class Sqlite {
       return { value };
     } catch (error) {
       this.dropHeld();
-      if (request.savepoint) {
+      // A full disk: SQLite rolled the whole group back already (commitGroup fails it).
+      if (request.savepoint && this.db.isTransaction) {
         this.control('ROLLBACK TO request');
         this.control('RELEASE request');
       }
@@ -434,6 +448,11 @@ export class Sqlite {
     }
   }
 
+  /** Rolls the open transaction back, unless SQLite did already (SQLITE_FULL, SQLITE_IOERR…): the error that did it is the one to tell. */
+  private rollback(): void {
+    if (this.db.isTransaction) this.control('ROLLBACK');
+  }
+
   /** Work outside any transaction never sees, nor joins, a group not yet committed: it commits it first. */
   private outsideGroup(): void {
     if (this.group && this.depth === 0) this.commitGroup();
@@ -447,15 +466,20 @@ export class Sqlite {
       this.flushFinished();
       this.control('COMMIT');
     } catch (error) {
-      this.finished = [];
-      this.control('ROLLBACK');
-      this.afterCommit = [];
-      this.rolledBack(0);
-      for (const waiter of group) waiter.reject(error);
+      this.failGroup(group, error);
       return;
     }
     this.undo = [];
     this.committed(group);
+  }
+
+  /** The open group is rolled back (by SQLite, or here): its work in memory is undone, and each of its requests fails with `error`. */
+  private failGroup(waiters: Waiter[], error: unknown): void {
+    this.finished = [];
+    this.rollback();
+    this.afterCommit = [];
+    this.rolledBack(0);
+    for (const waiter of waiters) waiter.reject(error);
   }
 
   /** After a COMMIT: its callbacks, then its waiters, once it is durable, in commit order. */

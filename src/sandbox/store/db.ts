@@ -8,8 +8,22 @@ export class Database extends Sqlite {
   readonly upgraded: boolean;
 
   constructor(file: string) {
-    super(file, { syncOffThread: true });
+    try {
+      super(file, { syncOffThread: true });
+    } catch (error) {
+      if ((error as { errcode?: number }).errcode === SQLITE_NOTADB) {
+        throw new DatabaseUnusableError(`The file ${file} is not a SQLite database (or it is damaged): start with another --db or --memory.`);
+      }
+      throw error;
+    }
     const version = this.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
+    // Its schema is not this code's: written with it, the newer pay would find it damaged.
+    if (version > MIGRATIONS.length) {
+      this.close();
+      throw new DatabaseUnusableError(
+        `The database ${file} was written by a newer version of pay (schema ${version}; this version knows up to ${MIGRATIONS.length}): upgrade pay to use it, or start with another --db or --memory.`,
+      );
+    }
     this.upgraded = version > 0 && version < MIGRATIONS.length;
     for (let i = version; i < MIGRATIONS.length; i++) {
       this.transaction(() => {
@@ -24,6 +38,14 @@ export class Database extends Sqlite {
     this.exec('VACUUM');
     if (this.file !== ':memory:') this.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
+}
+
+/** SQLite's result code for a file that is not a database. */
+const SQLITE_NOTADB = 26;
+
+/** A database file this sandbox cannot use as it is (not SQLite, or of a newer pay): the user's to choose another (exit 2). */
+export class DatabaseUnusableError extends Error {
+  override name = 'DatabaseUnusableError';
 }
 
 /**

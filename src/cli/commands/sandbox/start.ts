@@ -115,7 +115,11 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=50');
   const { buildServer, listen } = await import('../../../sandbox/server.js');
   const db = options.memory ? ':memory:' : resolve(options.db ?? sandboxDbFile(dir));
-  const server = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } });
+  const { DatabaseUnusableError } = await import('../../../sandbox/store/db.js');
+  const server = await buildServer({ db, clock, rateLimit, headerPrefix: 'pay', webhooks: { retryScale: scale } }).catch((error: unknown) => {
+    // The file is the user's to change, as a --db whose folder is missing.
+    throw error instanceof DatabaseUnusableError ? new UsageError(error.message) : error;
+  });
   const { app, sandbox } = server;
   const created = sandbox.addAccount({ id: account, apiKey });
   const address = await listen(server, { port: options.port, host: options.host }).catch((error: NodeJS.ErrnoException) => {
