@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
+import { afterAll, afterEach } from 'vitest';
 
 /** A fetch answer: its body as JSON, or as text where it is not JSON (an HTML page, a redirect). */
 export async function readAnswer(res: Response): Promise<{ status: number; body: any; headers: Headers }> {
@@ -42,6 +43,32 @@ export async function runPay(args: string[], options: { env: Record<string, stri
   });
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
+
+/**
+ * Fresh config dirs for the tests of one file (`prefix` names them in the temp dir). The
+ * sandboxes a test's dirs hold are stopped after it (a detached sandbox left by a failed
+ * test would outlive the run), and the dirs removed after the file.
+ */
+export function configDirs(prefix: string): () => string {
+  const made: string[] = [];
+  let current: string[] = [];
+  afterEach(async () => {
+    for (const dir of current) await runPay(['sandbox', 'stop'], { env: baseEnv(dir) });
+    current = [];
+  });
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    made.push(dir);
+    current.push(dir);
+    return dir;
+  };
+}
+
+/** The config file of a config dir, as written. */
+export const readConfig = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
 
 export interface TTYResult {
   exitCode: number | undefined;

@@ -1,31 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { baseEnv, runPay } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { baseEnv, configDirs, readConfig as config, runPay } from './harness.js';
 import { freePort } from './net.js';
 
 // Several pay processes at once on one config dir: a CI job running its tests in
 // parallel, a developer with listen in one terminal and commands in another.
 
 const N = 8;
-const dirs: string[] = [];
-/** Config dirs of the running test, whose sandboxes are stopped after it. */
-let current: string[] = [];
-function configDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pay-races-'));
-  dirs.push(dir);
-  current.push(dir);
-  return dir;
-}
-const config = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
-afterEach(async () => {
-  for (const dir of current) await runPay(['sandbox', 'stop'], { env: baseEnv(dir) });
-  current = [];
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const configDir = configDirs('pay-races-');
 
 describe('pay processes at once on one config dir', () => {
   it(`${N} commands started together with no sandbox running start one sandbox, and all succeed on its account`, async () => {

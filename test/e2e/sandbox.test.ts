@@ -3,31 +3,20 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, runPay, type SandboxHandle, startSandbox } from './harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, configDirs, readConfig as config, runPay, type SandboxHandle, startSandbox } from './harness.js';
 import { freePort } from './net.js';
 
-const dirs: string[] = [];
-/** Config dirs of the running test, whose sandboxes are stopped after it. */
-let current: string[] = [];
+const configDir = configDirs('pay-sandbox-');
+let made = 0;
 /** A config dir of its own, with the sandbox's account and key fixed by the environment as in CI. */
 function ciEnv() {
-  const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-'));
-  dirs.push(dir);
-  current.push(dir);
-  const account = `acct_ci${dirs.length}x${process.pid}`;
-  const apiKey = `sk_test_ci_${dirs.length}_${process.pid}_abcdefghijklmnopqrstuvwxyz`;
+  const dir = configDir();
+  made++;
+  const account = `acct_ci${made}x${process.pid}`;
+  const apiKey = `sk_test_ci_${made}_${process.pid}_abcdefghijklmnopqrstuvwxyz`;
   return { dir, account, apiKey, env: baseEnv(dir, { PAY_SANDBOX_ACCOUNT: account, PAY_SANDBOX_API_KEY: apiKey }) };
 }
-const config = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
-afterEach(async () => {
-  // A detached sandbox left by a failed test would outlive the run.
-  for (const dir of current) await runPay(['sandbox', 'stop'], { env: baseEnv(dir) });
-  current = [];
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('pay sandbox start --detach | status | stop', () => {
   it('starts in the background, prints one JSON ready line, writes the sandbox profile and its state', async () => {
