@@ -654,7 +654,7 @@ complete -c pay -n '__pay_at \'webhooks listen\'' -l from -x -d 'Replay from thi
 complete -c pay -n '__pay_at \'webhooks listen\'' -l give-up-after -x -d 'Exit 7 once the service has been unreachable this long, instead of reconnecting forever'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l max-events -x -d 'Exit once this many events were forwarded and acknowledged (CI)'
-complete -c pay -n '__pay_at \'webhooks listen\'' -l print-secret -d 'Show the signing secret whole in the Ready line'
+complete -c pay -n '__pay_at \'webhooks listen\'' -l print-secret -d 'Show the signing secret whole in the Ready line; alone (no --forward-to), print it and exit'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l route -x -d 'Send events of a type or family to a URL instead, e.g. \'subscription.*=http://localhost:3000/subs\' (repeatable)'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l skip-verify -d 'Do not verify TLS certificates of https targets (self-signed local apps)'
 complete -c pay -n '__pay_at \'webhooks listen\'' -l timeout -x -d 'How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger)'

@@ -67,6 +67,9 @@ describe('pay webhooks listen', () => {
     const second = listen(['--forward-to', app.url('/hook'), '--print-secret']);
     const whole = (await second.line(/^Ready!/)).match(/signing secret (whsec_\S+)/)![1]!;
     expect(ready).toContain(`${whole.slice(0, 8)}…${whole.slice(-4)}`);
+    // Alone, as the Stripe CLI's: the same secret, for the app's configuration, and an exit.
+    expect(await sb.pay(['webhooks', 'listen', '--print-secret'])).toMatchObject({ exitCode: 0, stdout: whole });
+    expect(JSON.parse((await sb.pay(['webhooks', 'listen', '--print-secret', '--json'])).stdout)).toEqual({ secret: whole });
     app.secret = whole;
     await customer();
     await app.waitFor(() => app.received.length === 2);

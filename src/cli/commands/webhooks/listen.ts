@@ -17,7 +17,7 @@ const flags = {
   route: flag.repeated('--route <pattern=url>', 'Send events of a type or family to a URL instead, e.g. \'subscription.*=http://localhost:3000/subs\' (repeatable)'),
   events: flag.parsed('--events <types>', 'Only these event types, comma-separated; family.* allowed', eventTypesArg),
   forwardHeader: flag.repeated('--forward-header <header>', 'Add a header to forwarded requests, \'Name: value\' (repeatable)'),
-  printSecret: flag.bool('--print-secret', 'Show the signing secret whole in the Ready line'),
+  printSecret: flag.bool('--print-secret', 'Show the signing secret whole in the Ready line; alone (no --forward-to), print it and exit'),
   skipVerify: flag.bool('--skip-verify', 'Do not verify TLS certificates of https targets (self-signed local apps)'),
   timeout: flag.parsed('--timeout <duration>', 'How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger)', durationArg, { default: '30s' }),
   giveUpAfter: flag.parsed('--give-up-after <duration>', 'Exit 7 once the service has been unreachable this long, instead of reconnecting forever', durationArg),
@@ -34,6 +34,7 @@ export const listen = defineCommand({
   flags,
   examples: [
     'pay webhooks listen --forward-to http://localhost:4242/webhooks',
+    'export APP_WEBHOOK_SECRET=$(pay webhooks listen --print-secret)   # the app\'s secret, the same on every run',
     'pay webhooks listen --forward-to http://localhost:4242/hooks --route \'subscription.*=http://localhost:4242/billing\' --events payment_intent.*,subscription.*',
     'pay webhooks listen --forward-to http://localhost:4242/hooks --timeout 10m      # stop at a breakpoint without losing events',
     'pay webhooks listen --forward-to http://app:4242/hooks --give-up-after 2m --json  # in a container',
@@ -62,8 +63,8 @@ function checkOptions(options: ListenOptions): { routing: Routing; headers: Reco
     return { pattern: checkPattern('--route', value.slice(0, eq)), url: checkUrl('--route', value.slice(eq + 1)) };
   });
   const forwardTo = (options.forwardTo ?? []).map((url) => checkUrl('--forward-to', url));
-  if (forwardTo.length === 0 && routes.length === 0) {
-    throw new UsageError('Missing --forward-to: say where events go, e.g. --forward-to http://localhost:4242/webhooks (to only watch them: pay events tail).');
+  if (forwardTo.length === 0 && routes.length === 0 && !options.printSecret) {
+    throw new UsageError('Missing --forward-to: say where events go, e.g. --forward-to http://localhost:4242/webhooks (to only watch them: pay events tail; to only see the signing secret: --print-secret).');
   }
   const headers: Record<string, string> = {};
   for (const header of options.forwardHeader ?? []) {
@@ -78,6 +79,7 @@ function checkOptions(options: ListenOptions): { routing: Routing; headers: Reco
 
 export async function run(options: ListenOptions, f: Factory): Promise<void> {
   const { routing, headers } = checkOptions(options);
+  if (routing.forwardTo.length === 0 && routing.routes.length === 0) return printSecret(f);
   // From here an interrupt is a clean stop (exit 0), not a cancellation.
   const interrupted = f.io.untilStopped();
   const profile = await f.profile();
@@ -126,6 +128,18 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
     const lines = failed.map((result) => `  ${result.event_id} ${result.event_type} · POST ${result.url} → ${answer(result)}`);
     throw new CheckFailedError(`The app did not take ${plural(failed.length, 'event')} (--fail-on-error):\n${lines.join('\n')}`);
   }
+}
+
+/**
+ * `--print-secret` alone, as the Stripe CLI's: the profile's signing secret (made now if
+ * it never listened, and kept), for the app's configuration; nothing is received.
+ */
+async function printSecret(f: Factory): Promise<void> {
+  const profile = await f.profile();
+  const { listenIdentity } = await import('../../../webhooks/identity.js');
+  const { secret } = await listenIdentity(profile, await f.profiles());
+  if (f.io.json) f.io.printJSON({ secret }, { whole: true });
+  else f.io.out(secret);
 }
 
 function stopReason(ended: RunEnd, options: ListenOptions, settled: number): string {
