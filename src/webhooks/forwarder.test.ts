@@ -97,7 +97,7 @@ describe('Forwarder', () => {
   it('of two started on one spool at the same moment, one runs and the other is refused naming its pid', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-spool-'));
     const spoolFile = join(dir, 'listen', 'lsn_test.db');
-    const quiet: ListenSink = { ready() {}, event() {}, delivery() {}, notice() {}, warning() {} };
+    const quiet: ListenSink = { ready() {}, event() {}, delivery() {}, connection() {}, notice() {}, warning() {} };
     // Nothing answers there: the one that runs keeps reconnecting until stopped.
     const forwarder = () =>
       new Forwarder({ baseUrl: 'http://127.0.0.1:9', headers: {}, listenerId: 'lsn_test1234', secret: 'whsec_test', spoolFile, routing: { forwardTo: ['http://127.0.0.1:9/hook'], routes: [] }, forwardHeaders: {}, timeoutMs: 1_000, skipVerify: false, sink: quiet });
@@ -122,7 +122,7 @@ describe('Forwarder', () => {
     const spoolFile = join(dir, 'listen', 'lsn_test.db');
     mkdirSync(dirname(spoolFile));
     const release = await acquireLock(`${spoolFile}.lock`);
-    const quiet: ListenSink = { ready() {}, event() {}, delivery() {}, notice() {}, warning() {} };
+    const quiet: ListenSink = { ready() {}, event() {}, delivery() {}, connection() {}, notice() {}, warning() {} };
     const forwarder = new Forwarder({ baseUrl: 'http://127.0.0.1:9', headers: {}, listenerId: 'lsn_test1234', secret: 'whsec_test', spoolFile, routing: { forwardTo: ['http://127.0.0.1:9/hook'], routes: [] }, forwardHeaders: {}, timeoutMs: 1_000, skipVerify: false, sink: quiet });
     try {
       await expect(forwarder.run()).rejects.toBeInstanceOf(ListenerRunningError);

@@ -48,12 +48,19 @@ export interface ReadyInfo {
 }
 
 /** What the forwarder has to say; the command turns it into lines (only `f.io` writes). */
+/** A reconnect, never silent: for a script reading --json as much as for a person. */
+export type ConnectionChange =
+  | { type: 'disconnected'; reason: string; retry_in_ms: number; was_connected: boolean }
+  | { type: 'reconnected'; after: string | null; backlog: number };
+
 export interface ListenSink {
   ready(info: ReadyInfo): void;
   /** An event received; `payload` is it serialised, as it is sent. */
   event(event: Event, targets: string[], resend: boolean, payload: string): void;
   delivery(result: DeliveryResult): void;
-  /** Connection news (reconnects, an app going down or coming back), for stderr. */
+  /** The tunnel lost, or got back, its connection: said on stderr as `message`, and to scripts as `change`. */
+  connection(change: ConnectionChange, message: string): void;
+  /** Other news (an app going down or coming back, a resumption), for stderr. */
   notice(message: string): void;
   warning(message: string): void;
 }
@@ -244,7 +251,8 @@ export class Forwarder {
       handlers: {
         ready: (frame, reconnected) => this.onReady(frame, reconnected),
         event: (event, resend) => this.onEvent(event, resend),
-        lost: (reason, retryInMs, wasConnected) => this.options.sink.notice(lostNotice(options.baseUrl, reason, retryInMs, wasConnected)),
+        lost: (reason, retryInMs, wasConnected) =>
+          this.options.sink.connection({ type: 'disconnected', reason, retry_in_ms: retryInMs, was_connected: wasConnected }, lostNotice(options.baseUrl, reason, retryInMs, wasConnected)),
       },
     });
   }
@@ -350,7 +358,7 @@ export class Forwarder {
       sink.warning(`The service does not know the event this listener stopped at (another database?): resuming ${frame.after ? `after ${frame.after}` : 'from the start'}.`);
     }
     if (reconnected) {
-      sink.notice(reconnectedNotice(frame));
+      sink.connection({ type: 'reconnected', after: frame.after, backlog: frame.backlog }, reconnectedNotice(frame));
       return;
     }
     sink.ready({

@@ -246,14 +246,16 @@ describe('pay webhooks listen', () => {
     await app.waitFor(() => app.received.filter((r) => r.id === id).length === 2);
   });
 
-  it('says so when the service goes away, and resumes where it stopped when it is back', async () => {
-    const listener = listen(['--forward-to', app.url()]);
-    await listener.line(/^Ready!/);
+  it('says so when the service goes away, and resumes where it stopped when it is back (on stderr, and to a script as JSON lines)', async () => {
+    const listener = listen(['--forward-to', app.url(), '--json']);
+    await listener.line(/^\{"type":"ready"/);
     const first = await customer();
     await app.waitFor(() => app.ids().has(first));
     await sb.restart();
     await listener.said(/Lost the connection to http:\/\/127\.0\.0\.1:\d+ \(.+\): reconnecting in \d+\.\ds…/);
     await listener.said(new RegExp(`Reconnected: resumed after ${first}, nothing missed\\.`));
+    expect(JSON.parse(await listener.line(/^\{"type":"disconnected"/))).toEqual({ type: 'disconnected', reason: expect.any(String), retry_in_ms: expect.any(Number), was_connected: true });
+    expect(JSON.parse(await listener.line(/^\{"type":"reconnected"/))).toEqual({ type: 'reconnected', after: first, backlog: 0 });
     const second = await customer();
     await app.waitFor(() => app.ids().has(second));
   });

@@ -40,7 +40,7 @@ export const listen = defineCommand({
     'pay webhooks listen --forward-to http://app:4242/hooks --give-up-after 2m --json  # in a container',
     'pay webhooks listen --forward-to http://localhost:4242/hooks --max-events 3 --exit-after-idle 30s --fail-on-error &   # CI: see the README',
   ],
-  jsonLines: 'one object a line, its "type" saying which: ready (first), event, delivery, and stopped (last).',
+  jsonLines: 'one object a line, its "type" saying which: ready (first), event, delivery, disconnected and reconnected (the tunnel\'s), and stopped (last).',
   run: (options, f) => run(options, f),
 });
 

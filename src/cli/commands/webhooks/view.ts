@@ -1,6 +1,6 @@
 import { maskSecret } from '../../../config/mask.js';
 import type { WebhookEndpoint } from '../../../domain/webhook-endpoints.js';
-import type { DeliveryResult, ListenSink, ReadyInfo, Routing } from '../../../webhooks/forwarder.js';
+import type { ConnectionChange, DeliveryResult, ListenSink, ReadyInfo, Routing } from '../../../webhooks/forwarder.js';
 import type { Column, IO } from '../../io/io.js';
 
 /** How endpoints are shown in lists. */
@@ -37,7 +37,8 @@ function outcomeNote(result: DeliveryResult): string {
 /**
  * `listen`'s output: `Ready! …`, then `--> type [evt_…]` per event and
  * `<-- [status] POST url [evt_…] 12ms` per delivery, or one JSON line each with --json.
- * Connection news goes to stderr either way. The lines of one turn of the event loop
+ * Connection news goes to stderr either way, and reconnects also to stdout as JSON lines
+ * (disconnected, reconnected) with --json. The lines of one turn of the event loop
  * go out in one write (a write a line was a tenth of listen's time under a burst);
  * anything said on stderr, and `flush()`, write what is held first, so the order stays.
  */
@@ -53,6 +54,10 @@ export function listenSink(io: IO, options: { printSecret: boolean }): ListenSin
     if (held.push(text) === 1) setImmediate(flush);
   };
   const line = (value: object) => out(JSON.stringify(value));
+  const notice = (message: string) => {
+    flush();
+    io.info(message);
+  };
   const c = io.color;
   return {
     ready(info: ReadyInfo) {
@@ -84,10 +89,11 @@ export function listenSink(io: IO, options: { printSecret: boolean }): ListenSin
       const took = result.status === null ? (result.error ?? 'failed') : `${result.duration_ms}ms`;
       out(`<-- [${paint(status)}] POST ${result.url} [${result.event_id}] ${took}${outcomeNote(result)}`);
     },
-    notice(message) {
-      flush();
-      io.info(message);
+    connection(change: ConnectionChange, message) {
+      if (io.json) line(change);
+      notice(message);
     },
+    notice,
     warning(message) {
       flush();
       io.warn(message);
