@@ -213,6 +213,24 @@ describe('payment intents, card', () => {
     expect(refused.body.error.message).toContain('succeeded');
   });
 
+  it('names the amount rule an amount breaks: a huge whole number is too large, not "not an integer"', async () => {
+    const cases: Array<[number, string]> = [
+      [0, 'must be at least 1'],
+      [10.5, 'must be an integer amount'],
+      [100_000_000, 'must be at most 99999999'],
+      // Beyond Number.MAX_SAFE_INTEGER: whole numbers all the same, only too large.
+      [1e20, 'must be at most 99999999'],
+      [-1e20, 'must be at least 1'],
+    ];
+    for (const [amount, rule] of cases) {
+      const before = s.counts();
+      const res = await intent({ amount });
+      expect({ status: res.status, param: res.body.error.param }, String(amount)).toEqual({ status: 400, param: 'amount' });
+      expect(res.body.error.message, String(amount)).toContain(rule);
+      expect(s.counts()).toEqual(before);
+    }
+  });
+
   it('updates the amount only before confirmation', async () => {
     const open = (await intent()).body;
     const updated = await s.call('POST', `/v1/payment-intents/${open.id}`, { amount: 2500 });
