@@ -320,7 +320,7 @@ complete -c pay -n '__pay_at \'intents update\'' -f
 complete -c pay -n '__pay_at \'intents update\'' -l amount -x -d 'New amount in the currency\'s minor unit'
 complete -c pay -n '__pay_at \'intents update\'' -l description -x -d 'Description'
 complete -c pay -n '__pay_at \'intents update\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'intents update\'' -l metadata -x -d 'Metadata pair to set (repeatable)'
+complete -c pay -n '__pay_at \'intents update\'' -l metadata -x -d 'Metadata pair, merged into the existing ones; key= removes a key (repeatable)'
 complete -c pay -n '__pay_at \'payment-links\'' -f
 complete -c pay -n '__pay_at \'payment-links\'' -a 'create' -d 'Create a payment link: a reusable URL to the hosted payment page, each visit its own checkout session'
 complete -c pay -n '__pay_at \'payment-links\'' -a 'help' -d 'Show help for a command'

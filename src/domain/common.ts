@@ -23,6 +23,14 @@ export const Metadata = z
   )
   .refine((m) => Object.keys(m).length <= 50, { error: 'at most 50 metadata keys' });
 
+/** An update's metadata merged into what is kept: its keys replace theirs, and an empty value removes its key. */
+export function mergeMetadata(kept: Record<string, string>, changes: Record<string, string> | undefined): Record<string, string> {
+  if (changes === undefined) return kept;
+  const merged = { ...kept, ...changes };
+  for (const [key, value] of Object.entries(changes)) if (value === '') delete merged[key];
+  return merged;
+}
+
 /** The dates the service takes: a schedule reaching past this is a typo, not a plan. */
 export const LAST_DATE = '2100-12-31';
 export const FIRST_DATE = '1970-01-01';

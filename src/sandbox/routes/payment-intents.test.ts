@@ -241,6 +241,12 @@ describe('payment intents, card', () => {
     expect((await s.call('POST', `/v1/payment-intents/${open.id}`, {})).body.error.param).toBe('amount');
   });
 
+  it('merges metadata on update as a subscription does: an empty value removes its key', async () => {
+    const open = (await intent({ metadata: { order: 'o_1', cart: 'c_9' } })).body;
+    const updated = await s.call('POST', `/v1/payment-intents/${open.id}`, { metadata: { cart: '', note: 'gift' } });
+    expect(updated.body.metadata).toEqual({ order: 'o_1', note: 'gift' });
+  });
+
   it('checks the method against payment_method_types and the customer', async () => {
     const r = reader('A');
     const res = await intent({ payment_method_id: await presentPm(r.id) });

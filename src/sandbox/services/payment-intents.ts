@@ -1,5 +1,5 @@
 import { expiryPassed } from '../../domain/cards.js';
-import { type BaseObject, DEFAULT_LIST_LIMIT } from '../../domain/common.js';
+import { type BaseObject, DEFAULT_LIST_LIMIT, mergeMetadata } from '../../domain/common.js';
 import type { Customer } from '../../domain/customers.js';
 import { ApiError, invalid, invalidState, missing } from '../../domain/errors.js';
 import type {
@@ -313,7 +313,7 @@ export function updatePaymentIntent(ctx: ServiceContext, id: string, body: Payme
     ...intent,
     amount: body.amount ?? intent.amount,
     description: body.description ?? intent.description,
-    metadata: body.metadata === undefined ? intent.metadata : { ...intent.metadata, ...body.metadata },
+    metadata: mergeMetadata(intent.metadata, body.metadata),
   });
   ctx.emit('payment_intent.updated', updated, intentEventData(updated));
   return updated;

@@ -1,3 +1,4 @@
+import { mergeMetadata } from '../../domain/common.js';
 import type { Customer } from '../../domain/customers.js';
 import { ApiError, invalid, invalidState } from '../../domain/errors.js';
 import type { PaymentIntent } from '../../domain/payment-intents.js';
@@ -58,7 +59,7 @@ export const listSubscriptions = (ctx: ServiceContext, query: SubscriptionListQu
     filters: { status: query.status, customer_id: query.customer_id },
   });
 
-/** Changes what may change; metadata is merged, and an empty value removes its key. */
+/** Changes what may change; metadata is merged (mergeMetadata). */
 export function updateSubscription(ctx: ServiceContext, id: string, input: SubscriptionUpdate): Subscription {
   const subscription = inStatus(ctx, id, ['pending', 'active', 'past_due', 'paused'], 'update');
   if (input.payment_method_id !== undefined) attachedMethod(ctx, input.payment_method_id, subscription.customer_id);
@@ -71,8 +72,7 @@ export function updateSubscription(ctx: ServiceContext, id: string, input: Subsc
       throw invalid('cancel_at', `Invalid cancel_at: must be after ${after} (the later of billing_cycle_anchor and today); to stop now, cancel the subscription.`);
     }
   }
-  const metadata = { ...subscription.metadata, ...input.metadata };
-  for (const [key, value] of Object.entries(metadata)) if (value === '') delete metadata[key];
+  const metadata = mergeMetadata(subscription.metadata, input.metadata);
   const updated = {
     ...subscription,
     payment_method_id: input.payment_method_id ?? subscription.payment_method_id,

@@ -38,7 +38,7 @@ export const register = verbs(
     flags: {
       amount: flag.int('--amount <n>', 'New amount in the currency\'s minor unit', { field: 'amount' }),
       description: flag.string('--description <text>', 'Description', { field: 'description' }),
-      metadata: flag.keyValue('--metadata <key=value>', 'Metadata pair to set (repeatable)', { field: 'metadata' }),
+      metadata: flag.keyValue('--metadata <key=value>', 'Metadata pair, merged into the existing ones; key= removes a key (repeatable)', { field: 'metadata' }),
     },
     body: () => import('../../../domain/payment-intents.js').then((m) => m.PaymentIntentUpdate),
     show: shown('Updated'),
