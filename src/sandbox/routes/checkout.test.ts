@@ -93,6 +93,8 @@ describe('checkout sessions', () => {
       expect(res.status, path).toBe(409);
       expect(res.body.error, path).toMatchObject({ type: 'state_error', code: 'invalid_state' });
       expect(res.body.error.message, path).toContain(cs.id);
+      // DESIGN: a 409's message names the current status (the intent's, not the session's).
+      expect(res.body.error.message, path).toContain('its status is requires_payment_method');
     }
     expect((await s.call('GET', `/v1/payment-intents/${cs.payment_intent_id}`)).body).toMatchObject({ status: 'requires_payment_method', amount: 500 });
     // The page shows what it charges.

@@ -330,7 +330,7 @@ export type Caller = 'api' | 'checkout_session';
 function refuseOpenSessionIntent(ctx: ServiceContext, intent: PaymentIntent, action: string): void {
   const session = ctx.list<BaseObject>('checkout_session', { limit: 1, filters: { payment_intent_id: intent.id, status: 'open' } }).data[0];
   if (session) {
-    throw new ApiError(409, 'invalid_state', `Cannot ${action} payment intent ${intent.id}: it belongs to checkout session ${session.id}, which is open. The customer pays it on the session's page (checkout_session_url), and it is canceled when the session expires; for another amount, create a new checkout session.`);
+    throw new ApiError(409, 'invalid_state', `Cannot ${action} payment intent ${intent.id}: its status is ${intent.status}, and it belongs to checkout session ${session.id}, which is open. The customer pays it on the session's page (checkout_session_url), and it is canceled when the session expires; for another amount, create a new checkout session.`);
   }
 }
 
