@@ -228,8 +228,7 @@ function settle(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMet
     ctx.emit('charge.failed', charge, data);
     return { intent: failed, decline: result };
   }
-  // The tip is what was collected beyond the amount (spec section 4 rule 8): none, or less, on a partial authorization.
-  const tip = Math.max(0, Math.min(opts.tip, result.captured - intent.amount));
+  const tip = tipCollected(intent.amount, opts.tip, result.captured);
   if (manual) {
     const authorized = ctx.update<PaymentIntent>({ ...base, status: 'requires_capture', amount_capturable: result.captured, tip_amount: tip, last_payment_error: null });
     ctx.emit('payment_intent.amount_capturable_updated', authorized, data);
@@ -241,6 +240,9 @@ function settle(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMet
   ctx.emit('charge.succeeded', charge, data);
   return { intent: succeeded };
 }
+
+/** The tip is what was collected beyond the amount (spec section 4 rule 8): none, or less, when less than amount + tip is taken. */
+const tipCollected = (amount: number, tip: number, taken: number) => Math.max(0, Math.min(tip, taken - amount));
 
 /** What the customer did at the reader: a tip added, and the card presented. */
 export interface Presented {
@@ -269,7 +271,7 @@ export function capturePaymentIntent(ctx: ServiceContext, id: string, body: Paym
   }
   const charge = ctx.get<Charge>('charge', intent.latest_charge_id!);
   const captured = ctx.update<Charge>({ ...charge, captured: true, amount_captured: amount });
-  const succeeded = ctx.update<PaymentIntent>({ ...intent, status: 'succeeded', amount_received: amount, amount_capturable: 0 });
+  const succeeded = ctx.update<PaymentIntent>({ ...intent, status: 'succeeded', amount_received: amount, amount_capturable: 0, tip_amount: tipCollected(intent.amount, intent.tip_amount, amount) });
   const data = intentEventData(succeeded);
   ctx.emit('payment_intent.succeeded', succeeded, data);
   ctx.emit('charge.captured', captured, data);
