@@ -20,7 +20,7 @@ import type { TerminalReader } from '../../domain/terminal-readers.js';
 import { type ChargeResult, chargeOutcomeByKey, type Decline } from '../../domain/test-cards.js';
 import type { ServiceContext } from './context.js';
 import { type StoredPaymentMethod, storedPaymentMethod } from './payment-methods.js';
-import { getReader, pushToReader, setReaderAction } from './terminal-readers.js';
+import { getReader, pushToReader, readerBusy, setReaderAction } from './terminal-readers.js';
 
 // Spec section 3 and DESIGN section 5. A payment attempt ends in succeeded (automatic
 // capture), requires_capture (manual), requires_action (card_present, sent to the reader)
@@ -170,9 +170,8 @@ function attempt(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMe
 /** Spec section 3: confirming a card_present intent sends it to the terminal. */
 function sendToReader(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMethod): PaymentIntent {
   const reader = getReader(ctx, pm.terminal_reader_id!, 'payment_method_id');
-  if (reader.action !== null && reader.action.payment_intent_id !== intent.id) {
-    throw new ApiError(409, 'terminal_reader_busy', `Terminal reader ${reader.id} is busy with payment intent ${reader.action.payment_intent_id}; cancel that intent or wait for it to finish.`);
-  }
+  const { action } = reader;
+  if (action !== null && (action.type !== 'process_payment_intent' || action.payment_intent_id !== intent.id)) throw readerBusy({ ...reader, action });
   setReaderAction(ctx, reader, { type: 'process_payment_intent', payment_intent_id: intent.id });
   const waiting = ctx.update<PaymentIntent>({
     ...intent,
