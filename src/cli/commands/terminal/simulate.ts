@@ -210,7 +210,8 @@ async function askCustomer(io: IO, action: CustomerAction, signal: AbortSignal):
         continue;
       }
       case 'decline':
-        return { ...answer, card_number: undefined, outcome: await io.choose('--outcome', 'Why is it declined?', [...DECLINES], { signal }) };
+        // A declined card pays nothing: the tip, the amount it covers and another card number chosen before go with it (the service refuses them together).
+        return { outcome: await io.choose('--outcome', 'Why is it declined?', [...DECLINES], { signal }) };
       default:
         return { ...answer, method: choice };
     }
