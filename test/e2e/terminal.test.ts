@@ -234,6 +234,11 @@ describe.skipIf(!hasTool('tmux'))('pay terminal simulate at a real terminal (tmu
       await tmux.waitFor(/how does the customer pay\?[\s\S]*Insert \(chip\)/);
       await choose('Add a tip', 4);
       await tmux.waitFor(/Tip, in minor units/);
+      // Checked as it is typed with the service's rule: a tip the service would refuse is never sent.
+      tmux.type('100000000');
+      tmux.send('Enter');
+      await tmux.waitFor(/Must be at most 99999999/);
+      for (let i = 0; i < 9; i++) tmux.send('BSpace');
       tmux.type('200');
       tmux.send('Enter');
       await tmux.waitFor(/\(tip \$2\.00\): how does the customer pay\?/);
