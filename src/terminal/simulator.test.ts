@@ -122,6 +122,20 @@ describe('reader simulator', () => {
     expect(answered.map((o) => `${o.object} ${o.status}`)).toEqual(['payment_intent succeeded', 'refund succeeded', 'refund failed']);
   });
 
+  it('registers again after its account is reset (pay sandbox reset erased the reader): online under its new id, never a ghost', async () => {
+    const sb = await sandbox();
+    const sim = simulate(sb, { reader: { serial_number: 'SN-SIM-RESET', processor: 'B', model: 'b-mobile' } });
+    const before = await sim.readerId();
+    expect((await sb.call('POST', '/v1/test-helpers/reset', {})).status).toBe(200);
+    await until(() => sim.reports.filter((r) => r.kind === 'registered').length, (n) => n === 2, 'the reader to register again');
+    const after = sim.reports.filter((r) => r.kind === 'registered').at(-1)!.args[0] as { id: string; serial_number: string };
+    expect(after.serial_number).toBe('SN-SIM-RESET');
+    expect((await sb.call('GET', '/v1/terminal-readers')).body.data).toEqual([expect.objectContaining({ id: after.id, serial_number: 'SN-SIM-RESET', status: 'online' })]);
+    expect(sb.sandbox.readers.isOnline(sb.account, before)).toBe(after.id === before);
+    const pi = await confirmOn(sb, after.id);
+    await until(() => intentOf(sb, pi.id), (i) => i.status === 'succeeded', 'a payment on the registered reader');
+  });
+
   it('fails for what retrying cannot change: a bad key, a refused reader, no service, another connection of the reader', async () => {
     const sb = await sandbox();
     const reader = { serial_number: 'SN-SIM-5', processor: 'B', model: 'b-mobile' } as const;

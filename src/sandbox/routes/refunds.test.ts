@@ -75,7 +75,7 @@ describe('same-day refunds of processor B in-person payments (spec section 8, ru
   it('goes through an online reader: charge.refund.pending, then charge.refunded once the reader confirms', async () => {
     const { reader, pi } = await inPerson('B');
     const pushed: ReaderAction[] = [];
-    const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: (a) => pushed.push(a) });
+    const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: (a) => pushed.push(a), drop: () => undefined });
     expect((await s.call('GET', `/v1/terminal-readers/${reader.id}`)).body.status).toBe('online');
     const res = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 400 });
     expect(res.body).toMatchObject({ status: 'pending', terminal_reader_id: reader.id });
@@ -90,7 +90,7 @@ describe('same-day refunds of processor B in-person payments (spec section 8, ru
 
   it('a reader busy with a refund says so: the refund it waits for, not a payment to cancel', async () => {
     const { reader, pi } = await inPerson('B');
-    const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: () => undefined });
+    const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: () => undefined, drop: () => undefined });
     try {
       const pending = (await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 100 })).body;
       expect(pending.status).toBe('pending');
@@ -118,7 +118,7 @@ describe('same-day refunds of processor B in-person payments (spec section 8, ru
     ];
     for (const [presented, status] of outcomes) {
       const { reader, pi } = await inPerson('B');
-      const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: () => undefined });
+      const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: () => undefined, drop: () => undefined });
       try {
         const res = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id });
         expect(res.body.status).toBe('pending');
