@@ -153,5 +153,7 @@ describe('reader simulator', () => {
     const error = await older.done.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, code: 'reader_replaced' });
+    // Said once, in words a person can act on.
+    expect((error as ApiError).message.match(/replaced/g)).toHaveLength(1);
   });
 });

@@ -96,11 +96,11 @@ export class ReaderSimulator {
         },
         heartbeatOf: (frame) => (frame.type === 'registered' ? frame.heartbeat_ms : undefined),
         frame: (frame) => this.receive(frame),
-        closed: (code, said) => {
+        closed: (code) => {
           this.registered = false;
           if (this.current) this.current.sent = false;
           if (code === CLOSE_REPLACED) {
-            this.failWith(new ApiError(409, 'reader_replaced', `Another connection of reader ${this.readerId} replaced this one (${said}): only one simulator can be a reader at a time.`));
+            this.failWith(new ApiError(409, 'reader_replaced', `Another connection of reader ${this.readerId} replaced this one (another pay terminal simulate with its serial number, say): only one can be the reader at a time.`));
           }
         },
         lost: (reason, retryInMs) => this.options.sink.lost(reason, retryInMs),
