@@ -84,6 +84,30 @@ describe('reader simulator', () => {
     expect(sim.reports.at(-1)!.args[0]).toMatchObject({ payment_intent_id: next.id });
   });
 
+  it('takes the question away when a card is presented through the test helper instead (payment or refund)', async () => {
+    const sb = await sandbox();
+    const signals: AbortSignal[] = [];
+    const waitForever: Customer = (_action, signal) => {
+      signals.push(signal);
+      return new Promise(() => {});
+    };
+    const sim = simulate(sb, { reader: { serial_number: 'SN-SIM-HELPER', processor: 'B', model: 'b-countertop' }, customer: waitForever });
+    const readerId = await sim.readerId();
+    const pi = await confirmOn(sb, readerId);
+    await until(() => signals.length, (n) => n === 1, 'the customer to be asked');
+    expect((await sb.call('POST', `/v1/test-helpers/terminal-readers/${readerId}/present`, {})).body.status).toBe('succeeded');
+    await until(() => sim.kinds(), (k) => k.includes('canceled'), 'the question to be taken away');
+    expect(signals[0]!.aborted).toBe(true);
+    expect(sim.reports.at(-1)!.args).toEqual([expect.objectContaining({ payment_intent_id: pi.id }), expect.stringContaining('present')]);
+
+    const refund = (await sb.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 100 })).body;
+    await until(() => signals.length, (n) => n === 2, 'the customer to be asked to confirm the refund');
+    expect((await sb.call('POST', `/v1/test-helpers/terminal-readers/${readerId}/present`, {})).body).toMatchObject({ id: refund.id, status: 'succeeded' });
+    await until(() => sim.kinds().filter((k) => k === 'canceled').length, (n) => n === 2, 'the refund question to be taken away');
+    expect(signals[1]!.aborted).toBe(true);
+    expect(sim.reports.at(-1)!.args[0]).toMatchObject({ type: 'refund_payment', refund_id: refund.id });
+  });
+
   it('reconnects with backoff after the service restarts, announced, and gets the action confirmed meanwhile', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-sim-'));
     later(() => rmSync(dir, { recursive: true, force: true }));

@@ -22,7 +22,9 @@
  *   server → reader  {type:'process_payment_intent', payment_intent_id, amount, currency}
  *                    {type:'refund_payment', refund_id, payment_intent_id, amount, currency}
  *                        a same-day processor B refund, confirmed with the customer's card;
- *                    {type:'cancel_action', payment_intent_id}    stop asking the customer.
+ *                    {type:'cancel_action', payment_intent_id, refund_id?, reason}
+ *                        stop asking the customer: the intent was canceled, or a card was
+ *                        presented through the present test helper instead.
  *   reader → server  {type:'result', payment_intent_id | refund_id, outcome? | card_number?,
  *                    tip_amount?, available_amount?, method?}
  *                    what the customer did, for the action the reader holds now; it runs

@@ -291,7 +291,7 @@ export function cancelPaymentIntent(ctx: ServiceContext, id: string, body: Payme
   if (intent.status === 'requires_action' && intent.next_action) {
     const reader = getReader(ctx, intent.next_action.terminal_reader_id);
     if (reader.action?.payment_intent_id === intent.id) setReaderAction(ctx, reader, null);
-    pushToReader(ctx, reader.id, { type: 'cancel_action', payment_intent_id: intent.id });
+    pushToReader(ctx, reader.id, { type: 'cancel_action', payment_intent_id: intent.id, reason: 'the payment intent was canceled' });
   }
   const canceled = ctx.update<PaymentIntent>({
     ...intent,
