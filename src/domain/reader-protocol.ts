@@ -62,7 +62,8 @@ export type ReaderFrame = z.input<typeof ReaderHello> | z.input<typeof ReaderRes
 export type ReaderAction =
   | { type: 'process_payment_intent'; payment_intent_id: string; amount: number; currency: string }
   | { type: 'refund_payment'; refund_id: string; payment_intent_id: string; amount: number; currency: string }
-  | { type: 'cancel_action'; payment_intent_id: string };
+  /** Stop asking the customer: the payment (or, with refund_id, the refund) ended without the reader, for `reason`. */
+  | { type: 'cancel_action'; payment_intent_id: string; refund_id?: string; reason: string };
 
 export type ServerFrame =
   | { type: 'registered'; reader: TerminalReader; heartbeat_ms: number }

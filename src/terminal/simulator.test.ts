@@ -84,6 +84,30 @@ describe('reader simulator', () => {
     expect(sim.reports.at(-1)!.args[0]).toMatchObject({ payment_intent_id: next.id });
   });
 
+  it('takes the question away when a card is presented through the test helper instead (payment or refund)', async () => {
+    const sb = await sandbox();
+    const signals: AbortSignal[] = [];
+    const waitForever: Customer = (_action, signal) => {
+      signals.push(signal);
+      return new Promise(() => {});
+    };
+    const sim = simulate(sb, { reader: { serial_number: 'SN-SIM-HELPER', processor: 'B', model: 'b-countertop' }, customer: waitForever });
+    const readerId = await sim.readerId();
+    const pi = await confirmOn(sb, readerId);
+    await until(() => signals.length, (n) => n === 1, 'the customer to be asked');
+    expect((await sb.call('POST', `/v1/test-helpers/terminal-readers/${readerId}/present`, {})).body.status).toBe('succeeded');
+    await until(() => sim.kinds(), (k) => k.includes('canceled'), 'the question to be taken away');
+    expect(signals[0]!.aborted).toBe(true);
+    expect(sim.reports.at(-1)!.args).toEqual([expect.objectContaining({ payment_intent_id: pi.id }), expect.stringContaining('present')]);
+
+    const refund = (await sb.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 100 })).body;
+    await until(() => signals.length, (n) => n === 2, 'the customer to be asked to confirm the refund');
+    expect((await sb.call('POST', `/v1/test-helpers/terminal-readers/${readerId}/present`, {})).body).toMatchObject({ id: refund.id, status: 'succeeded' });
+    await until(() => sim.kinds().filter((k) => k === 'canceled').length, (n) => n === 2, 'the refund question to be taken away');
+    expect(signals[1]!.aborted).toBe(true);
+    expect(sim.reports.at(-1)!.args[0]).toMatchObject({ type: 'refund_payment', refund_id: refund.id });
+  });
+
   it('reconnects with backoff after the service restarts, announced, and gets the action confirmed meanwhile', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-sim-'));
     later(() => rmSync(dir, { recursive: true, force: true }));
@@ -122,6 +146,20 @@ describe('reader simulator', () => {
     expect(answered.map((o) => `${o.object} ${o.status}`)).toEqual(['payment_intent succeeded', 'refund succeeded', 'refund failed']);
   });
 
+  it('registers again after its account is reset (pay sandbox reset erased the reader): online under its new id, never a ghost', async () => {
+    const sb = await sandbox();
+    const sim = simulate(sb, { reader: { serial_number: 'SN-SIM-RESET', processor: 'B', model: 'b-mobile' } });
+    const before = await sim.readerId();
+    expect((await sb.call('POST', '/v1/test-helpers/reset', {})).status).toBe(200);
+    await until(() => sim.reports.filter((r) => r.kind === 'registered').length, (n) => n === 2, 'the reader to register again');
+    const after = sim.reports.filter((r) => r.kind === 'registered').at(-1)!.args[0] as { id: string; serial_number: string };
+    expect(after.serial_number).toBe('SN-SIM-RESET');
+    expect((await sb.call('GET', '/v1/terminal-readers')).body.data).toEqual([expect.objectContaining({ id: after.id, serial_number: 'SN-SIM-RESET', status: 'online' })]);
+    expect(sb.sandbox.readers.isOnline(sb.account, before)).toBe(after.id === before);
+    const pi = await confirmOn(sb, after.id);
+    await until(() => intentOf(sb, pi.id), (i) => i.status === 'succeeded', 'a payment on the registered reader');
+  });
+
   it('fails for what retrying cannot change: a bad key, a refused reader, no service, another connection of the reader', async () => {
     const sb = await sandbox();
     const reader = { serial_number: 'SN-SIM-5', processor: 'B', model: 'b-mobile' } as const;
@@ -139,5 +177,7 @@ describe('reader simulator', () => {
     const error = await older.done.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, code: 'reader_replaced' });
+    // Said once, in words a person can act on.
+    expect((error as ApiError).message.match(/replaced/g)).toHaveLength(1);
   });
 });

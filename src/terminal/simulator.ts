@@ -63,7 +63,7 @@ interface Current {
   asked: Promise<void>;
 }
 
-const actionKey = (action: CustomerAction | NonNullable<TerminalReader['action']>) =>
+const actionKey = (action: { type: 'process_payment_intent'; payment_intent_id: string } | { type: 'refund_payment'; refund_id: string }) =>
   action.type === 'refund_payment' ? `refund ${action.refund_id}` : `payment ${action.payment_intent_id}`;
 
 /**
@@ -96,11 +96,11 @@ export class ReaderSimulator {
         },
         heartbeatOf: (frame) => (frame.type === 'registered' ? frame.heartbeat_ms : undefined),
         frame: (frame) => this.receive(frame),
-        closed: (code, said) => {
+        closed: (code) => {
           this.registered = false;
           if (this.current) this.current.sent = false;
           if (code === CLOSE_REPLACED) {
-            this.failWith(new ApiError(409, 'reader_replaced', `Another connection of reader ${this.readerId} replaced this one (${said}): only one simulator can be a reader at a time.`));
+            this.failWith(new ApiError(409, 'reader_replaced', `Another connection of reader ${this.readerId} replaced this one (another pay terminal simulate with its serial number, say): only one can be the reader at a time.`));
           }
         },
         lost: (reason, retryInMs) => this.options.sink.lost(reason, retryInMs),
@@ -145,9 +145,8 @@ export class ReaderSimulator {
         return this.begin(frame);
       case 'cancel_action': {
         const current = this.current;
-        if (current?.action.type === 'process_payment_intent' && current.action.payment_intent_id === frame.payment_intent_id) {
-          void this.end(current, () => this.options.sink.canceled(current.action, 'the payment intent was canceled'));
-        }
+        const ended = frame.refund_id === undefined ? { type: 'process_payment_intent' as const, payment_intent_id: frame.payment_intent_id } : { type: 'refund_payment' as const, refund_id: frame.refund_id };
+        if (current && actionKey(current.action) === actionKey(ended)) void this.end(current, () => this.options.sink.canceled(current.action, frame.reason));
         return;
       }
       case 'ack': {

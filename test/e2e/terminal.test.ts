@@ -221,6 +221,38 @@ describe.skipIf(!hasTool('tmux'))('pay terminal simulate at a real terminal (tmu
     }
   });
 
+  it('a customer who adds a tip, then declines, declines the payment (the tip goes with a card that pays)', async () => {
+    const tmux = atTerminal();
+    try {
+      const screen = await tmux.waitFor(/Waiting for payments/);
+      const pi = await payOn(/Reader (tmr_\w+) online/.exec(screen)![1]!);
+      const choose = async (choice: string, downs: number) => {
+        for (let i = 0; i < downs; i++) tmux.send('Down');
+        await tmux.waitFor(new RegExp(`❯ ${choice}`));
+        tmux.send('Enter');
+      };
+      await tmux.waitFor(/how does the customer pay\?[\s\S]*Insert \(chip\)/);
+      await choose('Add a tip', 4);
+      await tmux.waitFor(/Tip, in minor units/);
+      // Checked as it is typed with the service's rule: a tip the service would refuse is never sent.
+      tmux.type('100000000');
+      tmux.send('Enter');
+      await tmux.waitFor(/Must be at most 99999999/);
+      for (let i = 0; i < 9; i++) tmux.send('BSpace');
+      tmux.type('200');
+      tmux.send('Enter');
+      await tmux.waitFor(/\(tip \$2\.00\): how does the customer pay\?/);
+      await choose('Decline', 7);
+      await tmux.waitFor(/Why is it declined\?/);
+      await choose('Card declined', 0);
+      await tmux.waitFor(new RegExp(`payment ${pi.id} (declined|refused)`));
+      expect(tmux.screen()).toContain(`✗ payment ${pi.id} declined (tap): card_declined`);
+      expect((await sb.http('GET', `/v1/payment-intents/${pi.id}`)).body).toMatchObject({ status: 'requires_payment_method', tip_amount: 0, last_payment_error: { code: 'card_declined' } });
+    } finally {
+      tmux.kill();
+    }
+  });
+
   it('Ctrl-C at the customer\'s prompt exits 130 too, the choices wiped from the screen', async () => {
     const tmux = atTerminal();
     try {

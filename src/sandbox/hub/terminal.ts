@@ -22,7 +22,9 @@
  *   server → reader  {type:'process_payment_intent', payment_intent_id, amount, currency}
  *                    {type:'refund_payment', refund_id, payment_intent_id, amount, currency}
  *                        a same-day processor B refund, confirmed with the customer's card;
- *                    {type:'cancel_action', payment_intent_id}    stop asking the customer.
+ *                    {type:'cancel_action', payment_intent_id, refund_id?, reason}
+ *                        stop asking the customer: the intent was canceled, or a card was
+ *                        presented through the present test helper instead.
  *   reader → server  {type:'result', payment_intent_id | refund_id, outcome? | card_number?,
  *                    tip_amount?, available_amount?, method?}
  *                    what the customer did, for the action the reader holds now; it runs
@@ -39,7 +41,8 @@
  *                    disconnected, and so offline.
  *
  * One connection a reader: a newer connection of the same reader replaces the older one,
- * which is closed with 4409 and should not reconnect. A reader is online exactly while
+ * which is closed with 4409 and should not reconnect. A reset of the account erases its
+ * readers: their connections are closed with 1012, and they connect and register again. A reader is online exactly while
  * it is registered on an open connection (ReaderConnections).
  */
 import type { WebSocket } from 'ws';
@@ -55,6 +58,9 @@ import { type HubConnection, WebSocketHub } from './hub.js';
 import type { UpgradeRouter } from './upgrade.js';
 
 export const DEFAULT_READER_HEARTBEAT_MS = 10_000;
+
+/** WebSocket's "service restart": the reader connects again (and registers anew). */
+const CLOSE_SERVICE_RESTART = 1012;
 
 interface Connection extends HubConnection {
   account: Account;
@@ -122,7 +128,14 @@ export class TerminalHub extends WebSocketHub<Connection, ServerFrame> {
       }
     }
     connection.readerId = readerId;
-    connection.release = this.sandbox.readers.connect(account.id, readerId, { send: (action) => this.send(connection, action) });
+    connection.release = this.sandbox.readers.connect(account.id, readerId, {
+      send: (action) => this.send(connection, action),
+      drop: (reason) => {
+        // No longer that reader: its closing fails nothing of a reader that is gone.
+        connection.readerId = undefined;
+        connection.ws.close(CLOSE_SERVICE_RESTART, reason);
+      },
+    });
     // Read once online, so the reader is shown online; nothing can interleave before the sends.
     const { reader, pending } = this.sandbox.store.db.transaction(() => {
       const ctx = this.sandbox.context(account);

@@ -366,6 +366,16 @@ describe('payment intents, card_present', () => {
     expect(authorized.body).toMatchObject({ status: 'requires_capture', amount_capturable: 800 });
     expect((await s.call('POST', `/v1/payment-intents/${res.body.id}/capture`, {})).body.status).toBe('succeeded');
 
+    // The tip is what was collected beyond the amount (spec section 4, rule 8): a capture below amount + tip keeps only what it took of the tip.
+    const tipped = async (amountToCapture: number) => {
+      const intent = await s.call('POST', '/v1/payment-intents', { amount: 800, currency: 'usd', payment_method_types: ['card_present'], capture_method: 'manual', confirm: true, payment_method_id: pmId });
+      expect((await s.call('POST', `/v1/test-helpers/terminal-readers/${r.id}/present`, { tip_amount: 200 })).body).toMatchObject({ status: 'requires_capture', amount_capturable: 1000, tip_amount: 200 });
+      return (await s.call('POST', `/v1/payment-intents/${intent.body.id}/capture`, { amount_to_capture: amountToCapture })).body;
+    };
+    expect(await tipped(1000)).toMatchObject({ status: 'succeeded', amount_received: 1000, tip_amount: 200 });
+    expect(await tipped(900)).toMatchObject({ status: 'succeeded', amount_received: 900, tip_amount: 100 });
+    expect(await tipped(600)).toMatchObject({ status: 'succeeded', amount_received: 600, tip_amount: 0 });
+
     const waiting = await s.call('POST', '/v1/payment-intents', { amount: 800, currency: 'usd', payment_method_types: ['card_present'], confirm: true, payment_method_id: pmId });
     expect((await s.call('POST', `/v1/payment-intents/${waiting.body.id}/cancel`, {})).body.status).toBe('canceled');
     expect((await s.call('GET', `/v1/terminal-readers/${r.id}`)).body.action).toBeNull();

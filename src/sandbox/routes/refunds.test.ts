@@ -75,7 +75,7 @@ describe('same-day refunds of processor B in-person payments (spec section 8, ru
   it('goes through an online reader: charge.refund.pending, then charge.refunded once the reader confirms', async () => {
     const { reader, pi } = await inPerson('B');
     const pushed: ReaderAction[] = [];
-    const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: (a) => pushed.push(a) });
+    const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: (a) => pushed.push(a), drop: () => undefined });
     expect((await s.call('GET', `/v1/terminal-readers/${reader.id}`)).body.status).toBe('online');
     const res = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 400 });
     expect(res.body).toMatchObject({ status: 'pending', terminal_reader_id: reader.id });
@@ -88,6 +88,26 @@ describe('same-day refunds of processor B in-person payments (spec section 8, ru
     expect((await s.call('GET', `/v1/terminal-readers/${reader.id}`)).body.status).toBe('offline');
   });
 
+  it('a reader busy with a refund says so: the refund it waits for, not a payment to cancel', async () => {
+    const { reader, pi } = await inPerson('B');
+    const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: () => undefined, drop: () => undefined });
+    try {
+      const pending = (await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 100 })).body;
+      expect(pending.status).toBe('pending');
+      const pm = (await s.call('POST', '/v1/payment-methods', { type: 'card_present', terminal_reader_id: reader.id })).body;
+      const payment = await s.call('POST', '/v1/payment-intents', { amount: 500, currency: 'usd', payment_method_types: ['card_present'], confirm: true, payment_method_id: pm.id });
+      const refund = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id, amount: 100 });
+      for (const busy of [payment, refund]) {
+        expect(busy.status).toBe(409);
+        expect(busy.body.error.code).toBe('terminal_reader_busy');
+        expect(busy.body.error.message).toContain(`refund ${pending.id} of payment intent ${pi.id}`);
+        expect(busy.body.error.message).not.toContain('cancel');
+      }
+    } finally {
+      disconnect();
+    }
+  });
+
   it('is taken by the card that paid, whatever it is: a JCB card, or one short of funds; an outright decline refuses it', async () => {
     const outcomes: Array<[Record<string, unknown>, string]> = [
       [{ card_number: '3566002020360505' }, 'succeeded'], // JCB: processor B in person only
@@ -98,7 +118,7 @@ describe('same-day refunds of processor B in-person payments (spec section 8, ru
     ];
     for (const [presented, status] of outcomes) {
       const { reader, pi } = await inPerson('B');
-      const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: () => undefined });
+      const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: () => undefined, drop: () => undefined });
       try {
         const res = await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id });
         expect(res.body.status).toBe('pending');

@@ -19,7 +19,14 @@ export function createAccount(ctx: ServiceContext, body: AccountCreate, clockSta
   return { account: ctx.store.accounts.upsert({ id: body.account, apiKey, clockNow: clockStart }), apiKey };
 }
 
-/** Erases the account's objects, events, deliveries and cursors; its clock goes back to `clockStart`. */
+/**
+ * Erases the account's objects, events, deliveries and cursors; its clock goes back to
+ * `clockStart`. Its connected readers were erased with it: once that commits they are
+ * told to connect again, and register anew (else they would stay online as readers the
+ * account no longer has).
+ */
 export function resetAccount(ctx: ServiceContext, clockStart: string): void {
-  ctx.store.resetAccount(ctx.account.id, clockStart);
+  const account = ctx.account.id;
+  ctx.store.resetAccount(account, clockStart);
+  ctx.afterCommit(() => ctx.env.readers.dropAccount(account, 'the account was reset: connect again to register'));
 }

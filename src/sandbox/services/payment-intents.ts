@@ -20,7 +20,7 @@ import type { TerminalReader } from '../../domain/terminal-readers.js';
 import { type ChargeResult, chargeOutcomeByKey, type Decline } from '../../domain/test-cards.js';
 import type { ServiceContext } from './context.js';
 import { type StoredPaymentMethod, storedPaymentMethod } from './payment-methods.js';
-import { getReader, pushToReader, setReaderAction } from './terminal-readers.js';
+import { getReader, pushToReader, readerBusy, setReaderAction } from './terminal-readers.js';
 
 // Spec section 3 and DESIGN section 5. A payment attempt ends in succeeded (automatic
 // capture), requires_capture (manual), requires_action (card_present, sent to the reader)
@@ -170,9 +170,8 @@ function attempt(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMe
 /** Spec section 3: confirming a card_present intent sends it to the terminal. */
 function sendToReader(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMethod): PaymentIntent {
   const reader = getReader(ctx, pm.terminal_reader_id!, 'payment_method_id');
-  if (reader.action !== null && reader.action.payment_intent_id !== intent.id) {
-    throw new ApiError(409, 'terminal_reader_busy', `Terminal reader ${reader.id} is busy with payment intent ${reader.action.payment_intent_id}; cancel that intent or wait for it to finish.`);
-  }
+  const { action } = reader;
+  if (action !== null && (action.type !== 'process_payment_intent' || action.payment_intent_id !== intent.id)) throw readerBusy({ ...reader, action });
   setReaderAction(ctx, reader, { type: 'process_payment_intent', payment_intent_id: intent.id });
   const waiting = ctx.update<PaymentIntent>({
     ...intent,
@@ -228,8 +227,7 @@ function settle(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMet
     ctx.emit('charge.failed', charge, data);
     return { intent: failed, decline: result };
   }
-  // The tip is what was collected beyond the amount (spec section 4 rule 8): none, or less, on a partial authorization.
-  const tip = Math.max(0, Math.min(opts.tip, result.captured - intent.amount));
+  const tip = tipCollected(intent.amount, opts.tip, result.captured);
   if (manual) {
     const authorized = ctx.update<PaymentIntent>({ ...base, status: 'requires_capture', amount_capturable: result.captured, tip_amount: tip, last_payment_error: null });
     ctx.emit('payment_intent.amount_capturable_updated', authorized, data);
@@ -241,6 +239,9 @@ function settle(ctx: ServiceContext, intent: PaymentIntent, pm: StoredPaymentMet
   ctx.emit('charge.succeeded', charge, data);
   return { intent: succeeded };
 }
+
+/** The tip is what was collected beyond the amount (spec section 4 rule 8): none, or less, when less than amount + tip is taken. */
+const tipCollected = (amount: number, tip: number, taken: number) => Math.max(0, Math.min(tip, taken - amount));
 
 /** What the customer did at the reader: a tip added, and the card presented. */
 export interface Presented {
@@ -269,7 +270,7 @@ export function capturePaymentIntent(ctx: ServiceContext, id: string, body: Paym
   }
   const charge = ctx.get<Charge>('charge', intent.latest_charge_id!);
   const captured = ctx.update<Charge>({ ...charge, captured: true, amount_captured: amount });
-  const succeeded = ctx.update<PaymentIntent>({ ...intent, status: 'succeeded', amount_received: amount, amount_capturable: 0 });
+  const succeeded = ctx.update<PaymentIntent>({ ...intent, status: 'succeeded', amount_received: amount, amount_capturable: 0, tip_amount: tipCollected(intent.amount, intent.tip_amount, amount) });
   const data = intentEventData(succeeded);
   ctx.emit('payment_intent.succeeded', succeeded, data);
   ctx.emit('charge.captured', captured, data);
@@ -290,7 +291,7 @@ export function cancelPaymentIntent(ctx: ServiceContext, id: string, body: Payme
   if (intent.status === 'requires_action' && intent.next_action) {
     const reader = getReader(ctx, intent.next_action.terminal_reader_id);
     if (reader.action?.payment_intent_id === intent.id) setReaderAction(ctx, reader, null);
-    pushToReader(ctx, reader.id, { type: 'cancel_action', payment_intent_id: intent.id });
+    pushToReader(ctx, reader.id, { type: 'cancel_action', payment_intent_id: intent.id, reason: 'the payment intent was canceled' });
   }
   const canceled = ctx.update<PaymentIntent>({
     ...intent,

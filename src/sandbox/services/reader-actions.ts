@@ -3,12 +3,12 @@ import { ApiError } from '../../domain/errors.js';
 import type { CardPresentDetails, PaymentIntent } from '../../domain/payment-intents.js';
 import type { ReaderAction, ReaderResult } from '../../domain/reader-protocol.js';
 import type { Refund } from '../../domain/refunds.js';
-import type { PresentOutcome, ReaderPresent, TerminalReader } from '../../domain/terminal-readers.js';
+import type { PendingReaderAction, PresentOutcome, ReaderPresent, TerminalReader } from '../../domain/terminal-readers.js';
 import { chargeOutcomeByKey, type ChargeResult, type OutcomeKey, outcomeKey, refundAcceptedByKey, TEST_CARDS } from '../../domain/test-cards.js';
 import type { ServiceContext } from './context.js';
 import { getPaymentIntent, settleOnReader } from './payment-intents.js';
 import { getRefund, settleRefundOnReader } from './refunds.js';
-import { getReader } from './terminal-readers.js';
+import { getReader, pushToReader } from './terminal-readers.js';
 
 const OUTCOME_KEYS: Record<PresentOutcome, OutcomeKey> = {
   approved: 'success',
@@ -21,11 +21,8 @@ const OUTCOME_KEYS: Record<PresentOutcome, OutcomeKey> = {
 };
 
 /**
- * A card presented on a reader (the sandbox's stand-in for a customer at a terminal)
- * answers the reader's current action. For a payment, the reader's processor decides
- * which brands it takes, a tip adds to the amount, and an available amount below the
- * total is a partial authorization. The present test helper and a connected reader's
- * result (the reader hub) both come here.
+ * The present test helper: a card presented on the reader without the reader. A reader
+ * connected meanwhile is asking its customer the same question: it is told to stop.
  */
 export function presentOnReader(ctx: ServiceContext, readerId: string, body: ReaderPresent): PaymentIntent | Refund {
   const reader = getReader(ctx, readerId);
@@ -33,6 +30,20 @@ export function presentOnReader(ctx: ServiceContext, readerId: string, body: Rea
   if (action === null) {
     throw new ApiError(409, 'invalid_state', `Terminal reader ${reader.id} is not waiting for a card: confirm a card_present payment intent on it first.`);
   }
+  const answered = present(ctx, reader, action, body);
+  const refund = action.type === 'refund_payment' ? { refund_id: action.refund_id } : {};
+  pushToReader(ctx, reader.id, { type: 'cancel_action', payment_intent_id: action.payment_intent_id, ...refund, reason: 'a card was presented through the present test helper instead' });
+  return answered;
+}
+
+/**
+ * A card presented on a reader (the sandbox's stand-in for a customer at a terminal)
+ * answers the reader's current action. For a payment, the reader's processor decides
+ * which brands it takes, a tip adds to the amount, and an available amount below the
+ * total is a partial authorization. The present test helper and a connected reader's
+ * result (the reader hub) both come here.
+ */
+function present(ctx: ServiceContext, reader: TerminalReader, action: PendingReaderAction, body: ReaderPresent): PaymentIntent | Refund {
   const key = body.card_number === undefined ? OUTCOME_KEYS[body.outcome ?? 'approved'] : outcomeKey(body.card_number);
   const channel = { kind: 'in_person', processor: reader.processor } as const;
   // A same-day processor B refund: the customer's card on the reader confirms it.
@@ -51,13 +62,14 @@ export function presentOnReader(ctx: ServiceContext, readerId: string, body: Rea
  */
 export function answerOnReader(ctx: ServiceContext, readerId: string, result: ReaderResult): PaymentIntent | Refund {
   const { type: _type, payment_intent_id, refund_id, ...presented } = result;
-  const action = getReader(ctx, readerId).action;
+  const reader = getReader(ctx, readerId);
+  const action = reader.action;
   const waiting = action === null ? undefined : action.type === 'refund_payment' ? `refund ${action.refund_id}` : `payment intent ${action.payment_intent_id}`;
   const answered = refund_id === undefined ? `payment intent ${payment_intent_id}` : `refund ${refund_id}`;
-  if (waiting !== answered) {
+  if (action === null || waiting !== answered) {
     throw new ApiError(409, 'reader_action_stale', `Terminal reader ${readerId} is not processing ${answered} (it was canceled or completed)${waiting ? `; it is waiting for ${waiting}` : ''}.`);
   }
-  return presentOnReader(ctx, readerId, presented);
+  return present(ctx, reader, action, presented);
 }
 
 /** The message that sends a reader its pending action again (a reader that reconnects). */

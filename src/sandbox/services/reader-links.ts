@@ -7,6 +7,8 @@ import type { ReaderAction } from '../../domain/reader-protocol.js';
  */
 export interface ReaderLink {
   send(action: ReaderAction): void;
+  /** Ends the connection, which is no longer that reader's; the reader should connect again. */
+  drop(reason: string): void;
 }
 
 export class ReaderConnections {
@@ -27,6 +29,15 @@ export class ReaderConnections {
 
   isOnline(account: string, readerId: string): boolean {
     return this.links.has(ReaderConnections.key(account, readerId));
+  }
+
+  /** Drops every connected reader of the account (it was reset: its readers are gone). */
+  dropAccount(account: string, reason: string): void {
+    for (const [key, link] of this.links) {
+      if (!key.startsWith(`${account}/`)) continue;
+      this.links.delete(key);
+      link.drop(reason);
+    }
   }
 
   /** Sends an action to a connected reader; false when it is offline. */

@@ -6,7 +6,7 @@ import { dateOf } from '../../domain/schedule.js';
 import type { TerminalReader } from '../../domain/terminal-readers.js';
 import type { ServiceContext } from './context.js';
 import { getPaymentIntent, intentEventData } from './payment-intents.js';
-import { getReader, pushToReader, setReaderAction } from './terminal-readers.js';
+import { getReader, pushToReader, readerBusy, setReaderAction } from './terminal-readers.js';
 
 /**
  * Spec section 8, rules 3 and 4: a refund of an in-person processor B payment made the
@@ -24,9 +24,8 @@ function readerForRefund(ctx: ServiceContext, charge: Charge): TerminalReader | 
       `Same-day refunds of processor B in-person payments go through the terminal reader, and reader ${reader.id} is offline. Power it on and connect it, then retry (from tomorrow on, refunds need no reader).`,
     );
   }
-  if (reader.action !== null) {
-    throw new ApiError(409, 'terminal_reader_busy', `Terminal reader ${reader.id} is busy with payment intent ${reader.action.payment_intent_id}; retry once it is done.`);
-  }
+  const { action } = reader;
+  if (action !== null) throw readerBusy({ ...reader, action });
   return reader;
 }
 

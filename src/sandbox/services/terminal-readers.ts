@@ -89,6 +89,19 @@ export function registerReader(
   return withStatus(ctx, reader);
 }
 
+/**
+ * A reader works on one payment or refund at a time: the refusal names what it waits
+ * for, and how to free it (a payment can be canceled; a refund waits for the customer).
+ */
+export function readerBusy(reader: TerminalReader & { action: NonNullable<TerminalReader['action']> }): ApiError {
+  const { action } = reader;
+  const what =
+    action.type === 'refund_payment'
+      ? `refund ${action.refund_id} of payment intent ${action.payment_intent_id}; retry once the customer has confirmed or declined it on the reader`
+      : `payment intent ${action.payment_intent_id}; cancel that intent or wait for it to finish`;
+  return new ApiError(409, 'terminal_reader_busy', `Terminal reader ${reader.id} is busy with ${what}.`);
+}
+
 export function setReaderAction(ctx: ServiceContext, reader: TerminalReader, action: TerminalReader['action']): void {
   const { status: _status, ...stored } = reader;
   ctx.update<StoredReader>({ ...stored, action });

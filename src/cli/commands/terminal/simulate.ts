@@ -11,6 +11,7 @@ import {
   READ_METHODS,
   READER_MODELS,
   ReaderPresent,
+  ReaderPresentFields,
   type ReadMethod,
 } from '../../../domain/terminal-readers.js';
 import type { Customer, CustomerAction, CustomerAnswer, SimulatorSink } from '../../../terminal/simulator.js';
@@ -19,6 +20,7 @@ import { CancelError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { checkedBody, flagOf } from '../../flags.js';
 import type { IO } from '../../io/io.js';
+import { answerCheck, wholeNumber } from '../../prompts.js';
 
 export interface SimulateOptions {
   reader: Omit<ReaderHello, 'type' | 'terminal_reader_id'>;
@@ -178,7 +180,8 @@ const METHODS: Array<{ name: string; value: ReadMethod }> = [
   { name: 'Wallet (phone or watch)', value: 'wallet' },
 ];
 
-const wholeAmount = (v: string) => (/^\d+$/.test(v.trim()) ? true : 'Enter a whole number of minor units.');
+/** A prompt's answer is checked as it is typed with the rule the service applies to the field. */
+const fieldCheck = (field: 'tip_amount' | 'available_amount' | 'card_number') => answerCheck(ReaderPresentFields.shape[field], field === 'card_number' ? undefined : wholeNumber);
 
 /** A person plays the customer at the TTY: tap, insert, swipe, wallet, decline, tip, partial amount. */
 async function askCustomer(io: IO, action: CustomerAction, signal: AbortSignal): Promise<CustomerAnswer> {
@@ -199,18 +202,19 @@ async function askCustomer(io: IO, action: CustomerAction, signal: AbortSignal):
     ], { signal });
     switch (choice) {
       case 'tip':
-        answer.tip_amount = Number(await io.ask('--tip-amount', 'Tip, in minor units', { validate: wholeAmount, signal }));
+        answer.tip_amount = Number(await io.ask('--tip-amount', 'Tip, in minor units', { validate: fieldCheck('tip_amount'), signal }));
         continue;
       case 'partial':
-        answer.available_amount = Number(await io.ask('--available-amount', 'What the card can cover, in minor units', { validate: wholeAmount, signal }));
+        answer.available_amount = Number(await io.ask('--available-amount', 'What the card can cover, in minor units', { validate: fieldCheck('available_amount'), signal }));
         continue;
       case 'card': {
-        const text = await io.ask('--card', 'Card number (see pay sandbox cards)', { validate: (v) => (ReaderPresent.safeParse({ card_number: v }).success ? true : 'Enter a valid card number of a known brand.'), signal });
+        const text = await io.ask('--card', 'Card number (see pay sandbox cards)', { validate: fieldCheck('card_number'), signal });
         answer.card_number = ReaderPresent.parse({ card_number: text }).card_number;
         continue;
       }
       case 'decline':
-        return { ...answer, card_number: undefined, outcome: await io.choose('--outcome', 'Why is it declined?', [...DECLINES], { signal }) };
+        // A declined card pays nothing: the tip, the amount it covers and another card number chosen before go with it (the service refuses them together).
+        return { outcome: await io.choose('--outcome', 'Why is it declined?', [...DECLINES], { signal }) };
       default:
         return { ...answer, method: choice };
     }
