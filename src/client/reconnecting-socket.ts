@@ -30,8 +30,8 @@ export interface SocketHandlers<In extends Frame> {
    * that does not is malformed, as is text that is no typed JSON frame.
    */
   complete?(frame: In): boolean;
-  /** Every frame but the service's pings, in order. */
-  frame(frame: In): void;
+  /** Every frame but the service's pings (answered here), in order. */
+  frame(frame: Exclude<In, { type: 'ping' }>): void;
   /** The connection closed, with the service's close code and reason. */
   closed?(code: number, reason: string): void;
   /** The connection is down (or could not be opened); the next try is in `retryInMs`. */
@@ -185,7 +185,7 @@ export class ReconnectingSocket<In extends Frame, Out extends Frame> {
         }
         allowSilence();
         if (frame.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
-        else handlers.frame(frame);
+        else handlers.frame(frame as Exclude<In, { type: 'ping' }>);
       });
       ws.on('error', (error) => {
         reason ??= describeError(error);

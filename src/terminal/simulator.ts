@@ -133,11 +133,8 @@ export class ReaderSimulator {
     return this.registered && this.socket.send(frame);
   }
 
-  private receive(frame: ServerFrame): void {
+  private receive(frame: Exclude<ServerFrame, { type: 'ping' }>): void {
     switch (frame.type) {
-      case 'ping':
-        this.send({ type: 'pong' });
-        return;
       case 'registered':
         return this.onRegistered(frame.reader);
       case 'process_payment_intent':
