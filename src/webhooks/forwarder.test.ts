@@ -150,7 +150,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
     const sink: ListenSink = { ready: () => ready(), event() {}, delivery: (result) => {
       deliveries.push(result);
       onDelivery?.(result);
-    }, notice: (text) => void said.push(text), warning: (text) => void said.push(`! ${text}`) };
+    }, connection: (_change, text) => void said.push(text), notice: (text) => void said.push(text), warning: (text) => void said.push(`! ${text}`) };
     const forwarder = new Forwarder({ baseUrl: sb.baseUrl, headers: sb.headers, listenerId: 'lsn_window1234', secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=', spoolFile, routing: { forwardTo: [app.url()], routes: [] }, from, forwardHeaders: {}, timeoutMs: 30_000, skipVerify: false, sink });
     const run = forwarder.run();
     later(async () => {
