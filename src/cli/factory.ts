@@ -77,7 +77,7 @@ export class Factory {
   /** Starts the sandbox profile's sandbox (unless another command just did); the profile as it then is. */
   private async startSandbox(profile: ResolvedProfile): Promise<ResolvedProfile> {
     const { runningOrStarted } = await import('../sandbox/daemon.js');
-    const outcome = await runningOrStarted(this.configDir, () => this.startInBackground(profile));
+    const outcome = await runningOrStarted(this.configDir, () => this.startInBackground(profile)).catch(refusedStart);
     if ('started' in outcome) this.io.info(`Sandbox started at ${outcome.started.base_url} (pid ${outcome.started.pid}). Stop it with: pay sandbox stop`);
     // `sandbox start` refreshed the profile (its key, if the database was new), this command's or another's.
     this.resolved = undefined;
@@ -101,7 +101,7 @@ export class Factory {
       }
       this.io.info(`Port ${port} is in use: starting it on a free port instead…`);
       return start('0');
-    }).catch(refusedStart);
+    });
   }
 
   /**

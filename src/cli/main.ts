@@ -306,8 +306,8 @@ export async function run(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    // The reader went away (`| head`): nothing left to say.
-    if (error.code === 'EPIPE') process.exit(EXIT.ok);
+    // The reader went away (`| head`): nothing left to say, unless all was said and the command serves on (a sandbox).
+    if (error.code === 'EPIPE' && !activeIO?.stdoutDone) process.exit(EXIT.ok);
   });
   const code = await main(process.argv, streams);
   // Exit only once what was written has left: a pipe may be asynchronous (macOS), and

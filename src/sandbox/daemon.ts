@@ -71,9 +71,31 @@ export async function runningOrStarted<T>(dir: string, start: () => Promise<T>):
   const release = await acquireLockInTurn(sandboxStartLock(dir), 75_000);
   try {
     const running = await runningSandbox(dir);
-    return running ? { running } : { started: await start() };
+    if (running) return { running };
+    try {
+      return { started: await start() };
+    } catch (error) {
+      // A starter killed while its sandbox started left that sandbox starting, the database
+      // its own: it is this dir's sandbox once it answers.
+      const started = error instanceof SandboxStartError && error.code === 'locked' ? await answeringWithin(dir, STARTING_MS) : undefined;
+      if (started) return { running: started };
+      throw error;
+    }
   } finally {
     await release();
+  }
+}
+
+/** How long a sandbox may take from holding its database to answering (migrations of a large file included). */
+const STARTING_MS = 15_000;
+
+/** This dir's sandbox once it answers, polled until `timeoutMs`. */
+async function answeringWithin(dir: string, timeoutMs: number): Promise<SandboxState | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const running = await runningSandbox(dir);
+    if (running || Date.now() > deadline) return running;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, configDirs, readConfig as config, runPay } from './harness.js';
+import { baseEnv, configDirs, PAY_BIN, readConfig as config, runPay } from './harness.js';
 import { freePort } from './net.js';
 
 // Several pay processes at once on one config dir: a CI job running its tests in
@@ -33,6 +34,21 @@ describe('pay processes at once on one config dir', () => {
     const ready = runs.map((run) => JSON.parse(run.stdout));
     expect(new Set(ready.map((line) => line.pid)).size).toBe(1);
     expect(JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8')).pid).toBe(ready[0].pid);
+  });
+
+  it('a sandbox whose starter was killed before its ready line serves on, and the next command uses it', async () => {
+    const dir = configDir();
+    const env = baseEnv(dir, { PAY_BASE_URL: `http://127.0.0.1:${await freePort()}` });
+    // What a command does to start it in the background (daemon.ts startDetached), its end of the pipe then gone as with kill -9.
+    const orphan = spawn(process.execPath, [PAY_BIN, 'sandbox', 'start', '--json', '--port', new URL(env.PAY_BASE_URL!).port], { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env });
+    orphan.stdout.destroy();
+    orphan.unref();
+    // The next command, while that sandbox starts: it holds the database, and then answers.
+    const next = await runPay(['customers', 'list', '--json'], { env });
+    expect({ exit: next.exitCode, stderr: next.stderr }).toMatchObject({ exit: 0 });
+    expect(JSON.parse(next.stdout)).toMatchObject({ object: 'list' });
+    const status = await runPay(['sandbox', 'status', '--json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ pid: orphan.pid });
   });
 
   it(`${N} profiles added together are all kept`, async () => {

@@ -307,6 +307,13 @@ export class IO {
     return { input: this.streams.stdin, output: this.streams.stderr, ...(signal ? { signal } : {}) };
   }
 
+  /** Set once a command has written all its data: a reader of stdout going away then ends nothing (main.ts). */
+  stdoutDone = false;
+
+  doneWithStdout(): void {
+    this.stdoutDone = true;
+  }
+
   // Long-running commands (sandbox, listen, simulate) wait here for Ctrl-C or SIGTERM.
 
   /**

@@ -90,7 +90,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
     if (options.clock) args.push('--clock', options.clock);
     if (options.rateLimit) args.push('--rate-limit', options.rateLimit);
     // In turn with commands starting it on demand, and other scripts' `start --detach`: one of them starts it.
-    const outcome = await daemon.runningOrStarted(dir, () => daemon.startDetached(dir, args, f.env).catch(refusedStart));
+    const outcome = await daemon.runningOrStarted(dir, () => daemon.startDetached(dir, args, f.env)).catch(refusedStart);
     if ('running' in outcome) return alreadyRunning(f, options, outcome.running);
     warnIfExposed(f, outcome.started.listening ?? new URL(outcome.started.base_url).host);
     printReady(f, outcome.started, false);
@@ -142,6 +142,8 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   await profiles.set(SANDBOX_PROFILE, { base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true, ...kept, ...ownDb }, 'if-none');
   daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, started: new Date().toISOString(), proc_start: daemon.processStartOf(process.pid) });
   printReady(f, { base_url: baseUrl, ...(listening && { listening }), account: created.id, pid: process.pid }, false);
+  // Started in the background, its starter may be gone (killed) before reading that line: serving goes on.
+  f.io.doneWithStdout();
 
   await f.io.untilStopped();
   await app.close();
