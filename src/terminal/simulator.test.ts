@@ -65,13 +65,19 @@ describe('reader simulator', () => {
     await until(async () => (await sb.call('GET', `/v1/terminal-readers/${readerId}`)).body.status, (s) => s === 'offline', 'offline after once');
   });
 
-  it('takes the question away when the intent is canceled, and keeps serving', async () => {
-    const sb = await sandbox();
+  /** A customer who never answers, and the signals that took each question away from them. */
+  function customerWhoNeverAnswers(): { signals: AbortSignal[]; waitForever: Customer } {
     const signals: AbortSignal[] = [];
     const waitForever: Customer = (_action, signal) => {
       signals.push(signal);
       return new Promise(() => {});
     };
+    return { signals, waitForever };
+  }
+
+  it('takes the question away when the intent is canceled, and keeps serving', async () => {
+    const sb = await sandbox();
+    const { signals, waitForever } = customerWhoNeverAnswers();
     const sim = simulate(sb, { reader: { serial_number: 'SN-SIM-2', processor: 'B', model: 'b-mobile' }, customer: waitForever });
     const readerId = await sim.readerId();
     const pi = await confirmOn(sb, readerId);
@@ -86,11 +92,7 @@ describe('reader simulator', () => {
 
   it('takes the question away when a card is presented through the test helper instead (payment or refund)', async () => {
     const sb = await sandbox();
-    const signals: AbortSignal[] = [];
-    const waitForever: Customer = (_action, signal) => {
-      signals.push(signal);
-      return new Promise(() => {});
-    };
+    const { signals, waitForever } = customerWhoNeverAnswers();
     const sim = simulate(sb, { reader: { serial_number: 'SN-SIM-HELPER', processor: 'B', model: 'b-countertop' }, customer: waitForever });
     const readerId = await sim.readerId();
     const pi = await confirmOn(sb, readerId);
