@@ -55,7 +55,7 @@ _pay_flags() {
     'profiles remove'|'sandbox reset'|'subscriptions cancel'|'webhooks endpoints delete') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--yes' '-y' ;;
     'readers activate') printf '%s\n' '--activation-code' '--help' '-h' '--json' '--label' '--model' '--no-color' '--no-input' '--processor' '--profile' '--serial' '--serial-number' '--verbose' ;;
     'readers list') printf '%s\n' '--all' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--processor' '--profile' '--starting-after' '--verbose' ;;
-    'readers present') printf '%s\n' '--available-amount' '--card' '--help' '-h' '--json' '--method' '--no-color' '--no-input' '--outcome' '--profile' '--tip-amount' '--verbose' ;;
+    'readers present') printf '%s\n' '--available-amount' '--card' '--card-number' '--help' '-h' '--json' '--method' '--no-color' '--no-input' '--outcome' '--profile' '--tip-amount' '--verbose' ;;
     'refunds create') printf '%s\n' '--amount' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--payment-intent' '--profile' '--reason' '--verbose' ;;
     'refunds list') printf '%s\n' '--all' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--status' '--verbose' ;;
     'sandbox accounts add') printf '%s\n' '--account' '--api-key-stdin' '--help' '-h' '--json' '--name' '--no-color' '--no-input' '--profile' '--verbose' ;;
@@ -67,7 +67,7 @@ _pay_flags() {
     'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--dry-run' '--help' '-h' '--include-unchanged' '--journal' '--json' '--no-color' '--no-input' '--only' '--profile' '--report' '--resume' '--verbose' '--yes' '-y' ;;
     'subscriptions schedule') printf '%s\n' '--count' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--help' '-h' '--json' '--metadata' '--no-cancel-at' '--no-color' '--no-input' '--no-platform-fee-amount' '--payment-method' '--platform-fee-amount' '--profile' '--verbose' ;;
-    'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--help' '-h' '--json' '--label' '--method' '--model' '--no-color' '--no-input' '--once' '--outcome' '--processor' '--profile' '--serial' '--tip-amount' '--verbose' ;;
+    'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--card-number' '--help' '-h' '--json' '--label' '--method' '--model' '--no-color' '--no-input' '--once' '--outcome' '--processor' '--profile' '--serial' '--serial-number' '--tip-amount' '--verbose' ;;
     'trigger') printf '%s\n' '--file' '--help' '-h' '--json' '--list' '--no-color' '--no-input' '--override' '--profile' '--show' '--verbose' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--subscription-group' '--url' '--verbose' ;;
     'webhooks endpoints list') printf '%s\n' '--all' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--verbose' ;;
@@ -99,7 +99,7 @@ _pay_value_flags() {
     'profiles add') printf '%s\n' '--account' '--api-key' '--base-url' '--header-prefix' '--json' '--profile' ;;
     'readers activate') printf '%s\n' '--activation-code' '--json' '--label' '--model' '--processor' '--profile' '--serial' '--serial-number' ;;
     'readers list') printf '%s\n' '--json' '--limit' '--processor' '--profile' '--starting-after' ;;
-    'readers present') printf '%s\n' '--available-amount' '--card' '--json' '--method' '--outcome' '--profile' '--tip-amount' ;;
+    'readers present') printf '%s\n' '--available-amount' '--card' '--card-number' '--json' '--method' '--outcome' '--profile' '--tip-amount' ;;
     'refunds create') printf '%s\n' '--amount' '--json' '--metadata' '--payment-intent' '--profile' '--reason' ;;
     'refunds list') printf '%s\n' '--json' '--limit' '--payment-intent' '--profile' '--starting-after' '--status' ;;
     'sandbox accounts add') printf '%s\n' '--account' '--json' '--name' '--profile' ;;
@@ -111,7 +111,7 @@ _pay_value_flags() {
     'subscriptions retry-past-due') printf '%s\n' '--concurrency' '--customer' '--journal' '--json' '--only' '--profile' '--report' '--resume' ;;
     'subscriptions schedule') printf '%s\n' '--count' '--json' '--profile' ;;
     'subscriptions update') printf '%s\n' '--cancel-at' '--json' '--metadata' '--payment-method' '--platform-fee-amount' '--profile' ;;
-    'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--json' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--tip-amount' ;;
+    'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--card-number' '--json' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--serial-number' '--tip-amount' ;;
     'trigger') printf '%s\n' '--file' '--json' '--override' '--profile' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--json' '--profile' '--subscription-group' '--url' ;;
     'webhooks endpoints list') printf '%s\n' '--json' '--limit' '--profile' '--starting-after' ;;

@@ -109,6 +109,8 @@ describe('pay terminal simulate', () => {
           expect(charge.status).toBe('failed');
         },
       },
+      // --card-number: --card by the field's name (card_number); jcb is taken on processor B.
+      { flags: ['--card-number', '3566002020360505'], expect: (pi, charge) => expect([pi.status, charge.payment_method_details.card_present.brand]).toEqual(['succeeded', 'jcb']) },
       { flags: ['--tip-amount', '150'], expect: (pi, charge) => expect([pi.status, pi.amount_received, pi.tip_amount, charge.amount_captured]).toEqual(['succeeded', 1150, 150, 1150]) },
       {
         flags: ['--available-amount', '600', '--method', 'wallet'],

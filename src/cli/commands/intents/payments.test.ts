@@ -232,8 +232,9 @@ describe('in-person payments on a terminal reader', () => {
     expect(jcb.stderr).toContain('card_not_supported');
     expect(jcb.stdout).toMatch(/^last_payment_error\t.*card_not_supported/m);
     await sb.json(['intents', 'confirm', intent.id, '--payment-method', presentPm]);
-    // With --json, the error object carries the decline's own code, as a 402's would.
-    const jcbJson = await sb.pay(['readers', 'present', reader.id, '--card', '3566002020360505', '--json']);
+    // With --json, the error object carries the decline's own code, as a 402's would; --card-number is --card by the field's name.
+    expect((await sb.pay(['readers', 'present', reader.id, '--card', '4242424242424242', '--card-number', '3566002020360505'])).code).toBe(2);
+    const jcbJson = await sb.pay(['readers', 'present', reader.id, '--card-number', '3566002020360505', '--json']);
     expect(JSON.parse(jcbJson.stderr).error).toMatchObject({ type: 'card_error', code: 'card_not_supported', payment_intent_id: intent.id, exit_code: 6 });
     await sb.json(['intents', 'confirm', intent.id, '--payment-method', presentPm]);
     expect((await sb.json(['readers', 'present', reader.id])).status).toBe('succeeded');

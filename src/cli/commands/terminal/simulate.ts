@@ -35,11 +35,13 @@ const flagFor = (param: string) => FLAGS[param] ?? flagOf(param);
 const flags = {
   processor: flag.choice('--processor <p>', 'Processor of the reader', PROCESSORS, { prompted: true }),
   model: flag.choice('--model <model>', `Reader model: ${READER_MODELS.A.join(', ')} (processor A); ${READER_MODELS.B.join(', ')} (processor B)`, ALL_READER_MODELS, { prompted: true }),
-  serial: flag.string('--serial <serial>', 'Be the reader with this serial number (default: a new developer reader with a generated serial)'),
+  serial: flag.string('--serial <serial>', 'Be the reader with this serial number (default: a new developer reader with a generated serial)', { conflicts: ['serialNumber'] }),
+  serialNumber: flag.string('--serial-number <serial>', 'Same as --serial'),
   activationCode: flag.string('--activation-code <code>', 'Activate this self-owned processor A reader with a code from: pay readers activation-code'),
   label: flag.string('--label <text>', 'A name for the reader'),
   outcome: flag.choice('--outcome <outcome>', 'What the customer\'s card does, without prompts (default approved)', PRESENT_OUTCOMES),
-  card: flag.string('--card <number>', 'Present this test card (see pay sandbox cards): its outcome applies, e.g. 3566002020360505 (jcb, processor B only)'),
+  card: flag.string('--card <number>', 'Present this test card (see pay sandbox cards): its outcome applies, e.g. 3566002020360505 (jcb, processor B only)', { conflicts: ['cardNumber'] }),
+  cardNumber: flag.string('--card-number <number>', 'Same as --card'),
   tipAmount: flag.int('--tip-amount <n>', 'Tip the customer adds, in minor units (amount_received = amount + tip)'),
   availableAmount: flag.int('--available-amount <n>', 'What the card can cover: below the total, only this is captured (partial authorization)'),
   method: flag.choice('--method <method>', 'How the card is read (default tap)', READ_METHODS),
@@ -69,10 +71,10 @@ async function options(given: SimulateFlags, f: Factory): Promise<SimulateOption
   const model = given.model ?? (await f.io.choose('--model', 'Reader model', models.map((m) => ({ name: m, value: m }))));
   const { type: _type, ...reader } = checkedBody(
     ReaderHello,
-    { type: 'hello', serial_number: given.serial ?? newSerial(), processor, model, label: given.label, activation_code: given.activationCode },
+    { type: 'hello', serial_number: given.serial ?? given.serialNumber ?? newSerial(), processor, model, label: given.label, activation_code: given.activationCode },
     flagFor,
   );
-  const scripted = { outcome: given.outcome, card_number: given.card, tip_amount: given.tipAmount, available_amount: given.availableAmount, method: given.method };
+  const scripted = { outcome: given.outcome, card_number: given.card ?? given.cardNumber, tip_amount: given.tipAmount, available_amount: given.availableAmount, method: given.method };
   const answer = checkedBody(ReaderPresent, scripted, flagFor);
   // Flags answer for the customer; without any, a person at the TTY does (else: approved).
   const answered = Object.values(scripted).some((v) => v !== undefined);
