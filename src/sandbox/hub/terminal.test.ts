@@ -42,6 +42,15 @@ describe('terminal reader hub', () => {
   }
   const readerStatus = async (sb: TestSandbox, id: string) => (await sb.call('GET', `/v1/terminal-readers/${id}`)).body.status;
 
+  it('tells a plain request of a WebSocket path that it needs the upgrade (not "no such reader \'connect\'")', async () => {
+    const sb = await sandbox();
+    for (const path of ['/v1/terminal-readers/connect', '/v1/listen']) {
+      const res = await sb.call('GET', path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.error, path).toMatchObject({ type: 'invalid_request_error', code: 'websocket_required', message: expect.stringContaining(`GET ${path} is a WebSocket endpoint`) });
+    }
+  });
+
   it('registers an unknown serial as an ordered developer reader, online while connected', async () => {
     const sb = await sandbox();
     const raw = await connect(sb, { serial_number: 'SN-HUB-1', processor: 'B', model: 'b-mobile', label: 'Till 1' });

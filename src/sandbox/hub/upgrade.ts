@@ -13,12 +13,16 @@ export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Bu
 export class UpgradeRouter {
   private readonly routes = new Map<string, UpgradeHandler>();
 
-  constructor(app: FastifyInstance) {
+  constructor(private readonly app: FastifyInstance) {
     app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.dispatch(request, socket, head));
   }
 
+  /** A WebSocket path; a plain request of it is told so (not taken for another route, as an id). */
   route(path: string, handler: UpgradeHandler): void {
     this.routes.set(path, handler);
+    this.app.get(path, () => {
+      throw new ApiError(400, 'websocket_required', `GET ${path} is a WebSocket endpoint: open it with an Upgrade: websocket request (pay webhooks listen and pay terminal simulate do).`);
+    });
   }
 
   private dispatch(request: IncomingMessage, socket: Duplex, head: Buffer): void {
