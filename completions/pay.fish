@@ -405,7 +405,7 @@ complete -c pay -n '__pay_at \'readers\'' -a 'activation-code' -d 'Get an activa
 complete -c pay -n '__pay_at \'readers\'' -a 'get' -d 'Show a terminal reader (status online while it is connected)'
 complete -c pay -n '__pay_at \'readers\'' -a 'help' -d 'Show help for a command'
 complete -c pay -n '__pay_at \'readers\'' -a 'list' -d 'List the account\'s terminal readers (to learn a terminal_reader_id)'
-complete -c pay -n '__pay_at \'readers\'' -a 'present' -d 'Sandbox only: present a card on a reader that waits for one (a requires_action intent, or a same-day processor B refund); a declined card exits 6'
+complete -c pay -n '__pay_at \'readers\'' -a 'present' -d 'Sandbox only: present a card on a reader that waits for one (a requires_action intent, or a same-day processor B refund); a declined card exits 6, for a payment or a refund'
 complete -c pay -n '__pay_at \'readers\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'readers activate\'' -f
 complete -c pay -n '__pay_at \'readers activate\'' -l activation-code -x -d 'Activation code from pay readers activation-code'

@@ -14,7 +14,7 @@ export class CancelError extends Error {
   }
 }
 
-/** A card was declined where the service answered with the declined object rather than a 402 (a reader's outcome): exit 6, as every decline. */
+/** A card was declined where the service answered with the declined object rather than a 402 (a reader's outcome, for a payment or a same-day refund): exit 6, as every decline. */
 export class DeclinedError extends Error {
   override name = 'DeclinedError';
   constructor(
@@ -22,6 +22,8 @@ export class DeclinedError extends Error {
     /** The decline's own code (`card_not_supported`, `insufficient_funds`…), as a 402 would carry it. */
     readonly code: string,
     readonly paymentIntentId: string,
+    /** A same-day refund the card refused on the reader. */
+    readonly refundId?: string,
   ) {
     super(message);
   }

@@ -235,7 +235,9 @@ function errorObject(error: unknown, exitCode: number): Record<string, unknown> 
     };
   }
   // A decline the service answered without a 402 (a reader's outcome) reads as one.
-  if (error instanceof DeclinedError) return { type: 'card_error', code: error.code, message: error.message, payment_intent_id: error.paymentIntentId, exit_code: exitCode };
+  if (error instanceof DeclinedError) {
+    return { type: 'card_error', code: error.code, message: error.message, payment_intent_id: error.paymentIntentId, ...(error.refundId ? { refund_id: error.refundId } : {}), exit_code: exitCode };
+  }
   const code = known(error)?.[2] ?? 'unexpected';
   return { code, message: error instanceof Error ? error.message : String(error), exit_code: exitCode };
 }

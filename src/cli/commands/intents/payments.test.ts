@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSandbox } from '../../../../test/support/cli.js';
+import { openWebSocket } from '../../../../test/support/ws.js';
 
 // Spec section 3's payment intent table through the CLI (in-process): every state a card or
 // card_present intent reaches, and the transitions between them (DESIGN section 5).
@@ -268,6 +269,50 @@ describe('refunds', () => {
     const paid = await createIntent('--confirm', '--payment-method', await pm('4000000000005555'));
     expect((await sb.pay(['refunds', 'create', '--payment-intent', paid.id, '--amount', '501'])).code).toBe(1);
     expect((await sb.json(['refunds', 'create', '--payment-intent', paid.id])).amount).toBe(500);
+  });
+});
+
+describe('same-day refunds on a processor B reader', () => {
+  /** A processor B developer reader, online while its connection is open (it answers pings). */
+  async function onlineReaderB(): Promise<{ id: string; close: () => void }> {
+    const { ws, opened } = openWebSocket(`${sb.baseUrl.replace('http', 'ws')}/v1/terminal-readers/connect`, sb.sandbox.headers);
+    const registered = new Promise<{ id: string }>((resolve) =>
+      ws.on('message', (data) => {
+        const frame = JSON.parse(String(data));
+        if (frame.type === 'registered') resolve(frame.reader);
+        if (frame.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
+      }),
+    );
+    await opened;
+    ws.send(JSON.stringify({ type: 'hello', serial_number: `SN-B-${Math.random().toString(36).slice(2, 8)}`, processor: 'B', model: 'b-mobile' }));
+    return { id: (await registered).id, close: () => ws.terminate() };
+  }
+
+  it('a refund the card declines on the reader exits 6, as a declined payment does; one it accepts exits 0', async () => {
+    const reader = await onlineReaderB();
+    try {
+      const cardPresent = (await sb.json(['payment-methods', 'create', '--type', 'card_present', '--reader', reader.id])).id;
+      const paid = await createIntent('--payment-method-types', 'card_present', '--confirm', '--payment-method', cardPresent);
+      expect((await sb.json(['readers', 'present', reader.id])).status).toBe('succeeded');
+
+      const refund = await sb.json(['refunds', 'create', '--payment-intent', paid.id, '--amount', '400']);
+      expect(refund.status).toBe('pending');
+      const declined = await sb.pay(['readers', 'present', reader.id, '--outcome', 'declined', '--json']);
+      expect(declined.code, declined.stderr).toBe(6);
+      expect(JSON.parse(declined.stdout)).toMatchObject({ id: refund.id, object: 'refund', status: 'failed' });
+      expect(JSON.parse(declined.stderr).error).toMatchObject({ type: 'card_error', code: 'card_declined', payment_intent_id: paid.id, refund_id: refund.id, exit_code: 6 });
+      await sb.json(['refunds', 'create', '--payment-intent', paid.id, '--amount', '400']);
+      const human = await sb.pay(['readers', 'present', reader.id, '--card-number', '4000000000001117']); // HSA/FSA: never accepted
+      expect(human.code).toBe(6);
+      expect(human.stderr).toContain('Refund re_');
+      expect(human.stderr).toContain('failed');
+      expect(human.stdout).toMatch(/^status\tfailed$/m);
+
+      await sb.json(['refunds', 'create', '--payment-intent', paid.id, '--amount', '400']);
+      expect(await sb.json(['readers', 'present', reader.id])).toMatchObject({ object: 'refund', status: 'succeeded', amount: 400 });
+    } finally {
+      reader.close();
+    }
   });
 });
 

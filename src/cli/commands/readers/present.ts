@@ -17,7 +17,7 @@ const flags = {
 
 export const present = defineCommand({
   name: 'present',
-  description: 'Sandbox only: present a card on a reader that waits for one (a requires_action intent, or a same-day processor B refund); a declined card exits 6',
+  description: 'Sandbox only: present a card on a reader that waits for one (a requires_action intent, or a same-day processor B refund); a declined card exits 6, for a payment or a refund',
   args: { id: arg.required('<id>', 'Terminal reader id (tmr_…)') },
   flags,
   examples: [
@@ -33,10 +33,28 @@ export const present = defineCommand({
     const body = bodyFrom(ReaderPresent, flags, { ...options, card: options.card ?? options.cardNumber });
     const client = await f.client();
     const result = await client.call<PaymentIntent | Refund>('test_helpers.reader_present', { params: { id: options.id }, body });
-    // A declined card leaves the intent waiting for another attempt: shown, then exit 6 as any decline.
-    const declined = result.object === 'payment_intent' && result.status === 'requires_payment_method' ? result.last_payment_error : null;
+    const declined = declineOf(result, options.id);
     if (f.io.human && !declined) f.io.success(`Card presented on ${options.id}: ${result.object} ${result.id} is ${result.status}`);
     f.io.printObject(result);
-    if (declined) throw new DeclinedError(`Card declined on ${options.id}: ${declined.message} (${declined.code}). Payment intent ${result.id} is ${result.status}: confirm it again to retry.`, declined.code, result.id);
+    if (declined) throw declined;
   },
 });
+
+/**
+ * A card the reader declined, shown and then exit 6 as any decline: a payment's intent
+ * waits for another attempt; a same-day refund failed for good, and another is created.
+ */
+function declineOf(result: PaymentIntent | Refund, readerId: string): DeclinedError | undefined {
+  if (result.object === 'refund') {
+    if (result.status !== 'failed') return undefined;
+    return new DeclinedError(
+      `Card declined on ${readerId}: ${result.failure_reason} Refund ${result.id} of payment intent ${result.payment_intent_id} is failed: create the refund again to retry.`,
+      'card_declined',
+      result.payment_intent_id,
+      result.id,
+    );
+  }
+  const failure = result.status === 'requires_payment_method' ? result.last_payment_error : null;
+  if (!failure) return undefined;
+  return new DeclinedError(`Card declined on ${readerId}: ${failure.message} (${failure.code}). Payment intent ${result.id} is ${result.status}: confirm it again to retry.`, failure.code, result.id);
+}
