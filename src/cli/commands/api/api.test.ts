@@ -34,9 +34,12 @@ describe('pay api, spelled as gh api is', () => {
     const both = await sb.pay(['api', '-X', 'POST', 'GET', '/v1/customers']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('-X');
-    const noPath = await sb.pay(['api', 'GET']);
-    expect(noPath.code).toBe(2);
-    expect(noPath.stderr).toContain('Missing <path>');
+    // Nothing at all is a missing path too: the method is the optional one (it said 'Missing <method>').
+    for (const noPath of [await sb.pay(['api', 'GET']), await sb.pay(['api']), await sb.pay(['api', '-X', 'POST', '--json'])]) {
+      expect(noPath.code).toBe(2);
+      expect(noPath.stderr).toContain('Missing <path>');
+      expect(noPath.stderr).not.toContain('<method>');
+    }
   });
 
   it('keeps the method-first form', async () => {

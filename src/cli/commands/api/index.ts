@@ -21,7 +21,7 @@ const fieldFlag = (typed: boolean) => (pair: string): FieldFlag => ({ pair, type
 
 // gh api's form too: the path alone, the method from -X, else GET, or POST once fields are given.
 const args = {
-  method: arg.required('<method>', `HTTP method: ${METHODS.join(', ')}; may be left out, as in gh api (-X, else GET, or POST with fields)`),
+  method: arg.optional('[method]', `HTTP method: ${METHODS.join(', ')}; may be left out, as in gh api (-X, else GET, or POST with fields)`),
   path: arg.optional('[path]', 'Path under the profile\'s base URL, e.g. /v1/customers'),
 };
 const flags = {
@@ -83,8 +83,9 @@ async function typedValue(key: string, value: string, f: Factory, stdin: { used:
 /** The method and path of either form: `<method> <path>`, or gh api's `<path>` with `-X`. */
 function methodAndPath(options: ApiOptions): [method: string, path: string] {
   const given = options.path === undefined ? options.methodFlag : options.method;
+  // One word is the path (gh api's form); a method alone, or nothing, lacks it.
   const path = options.path ?? options.method;
-  if (options.path === undefined && METHODS.includes(path.toUpperCase())) throw new UsageError('Missing <path>: it is required, e.g. /v1/customers.');
+  if (path === undefined || (options.path === undefined && METHODS.includes(path.toUpperCase()))) throw new UsageError('Missing <path>: it is required, e.g. /v1/customers.');
   if (given !== undefined && !METHODS.includes(given.toUpperCase())) throw new UsageError(`Invalid ${options.path === undefined ? '--method' : '<method>'} '${given}': use one of ${METHODS.join(', ')}.`);
   if (options.path !== undefined && options.methodFlag !== undefined && options.methodFlag.toUpperCase() !== given!.toUpperCase()) {
     throw new UsageError(`Two methods: '${options.method}' and -X '${options.methodFlag}'. Give one.`);
