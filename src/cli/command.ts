@@ -122,15 +122,24 @@ export const arg = {
 /** The long name of a flag, as errors name it: `-y, --yes <x>` → `--yes`. */
 export const longName = (spec: Flag<unknown>) => /--[\w-]+/.exec(spec.flags)![0];
 
-/** The long name of each flag that carries a request field, by that field. */
-const flagByField = (flags: Flags): ReadonlyMap<string, string> => new Map(Object.values(flags).flatMap((spec) => (spec.field ? [[spec.field, longName(spec)] as const] : [])));
+/**
+ * The long name of each flag that carries a request field, by that field. A field with
+ * two spellings (`--card`, `--card-number`) is named as it was given, else by the first.
+ */
+function flagByField(flags: Flags, given: Record<string, unknown> = {}): ReadonlyMap<string, string> {
+  const byField = new Map<string, string>();
+  for (const [key, spec] of Object.entries(flags)) {
+    if (spec.field !== undefined && (!byField.has(spec.field) || given[key] !== undefined)) byField.set(spec.field, longName(spec));
+  }
+  return byField;
+}
 
 /** Each command's flags by the request field they carry: a usage error can point `--terminal-reader-id` at `--reader`. */
 export const flagsByField = new WeakMap<Command, ReadonlyMap<string, string>>();
 
-/** Names a request field by the flag that carries it (a nested field by its own flag or its parent's). */
-export function flagNamer(flags: Flags, names: Record<string, string> = {}): (param: string) => string {
-  const byField = flagByField(flags);
+/** Names a request field by the flag that carries it (a nested field by its own flag or its parent's), as `given` spelled it. */
+export function flagNamer(flags: Flags, names: Record<string, string> = {}, given: Record<string, unknown> = {}): (param: string) => string {
+  const byField = flagByField(flags, given);
   return (param) => {
     if (names[param]) return names[param];
     const path = param.replace(/\.\d+(?=\.|$)/g, '');
@@ -142,7 +151,7 @@ export function flagNamer(flags: Flags, names: Record<string, string> = {}): (pa
   };
 }
 
-/** The request fields a command's flags carry: each flag with a `field` puts its value there (dotted fields nest). */
+/** The request fields a command's flags carry: each flag with a `field` puts its value there (dotted fields nest; of two spellings, the one given). */
 export function fieldsFrom<F extends Flags>(flags: F, options: { [K in keyof F]?: unknown }): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(flags)) {
@@ -167,7 +176,7 @@ export function bodyFrom<S extends z.ZodType, F extends Flags>(
   extra: Record<string, unknown> = {},
   names: Record<string, string> = {},
 ): z.output<S> {
-  return checkedBody(schema, { ...fieldsFrom(flags, options), ...extra }, flagNamer(flags, names));
+  return checkedBody(schema, { ...fieldsFrom(flags, options), ...extra }, flagNamer(flags, names, options));
 }
 
 export interface CommandSpec<A extends Args, F extends Flags> {

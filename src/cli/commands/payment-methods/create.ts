@@ -8,7 +8,7 @@ import { paymentMethodFields } from './view.js';
 const flags = {
   type: flag.choice('--type <type>', 'card, or card_present with --reader', PAYMENT_METHOD_TYPES, { field: 'type' }),
   card: flag.string('--card <number>', 'Card number (test cards: pay sandbox cards); prompted, hidden, at a TTY', { field: 'card.number', conflicts: ['cardNumber'] }),
-  cardNumber: flag.string('--card-number <number>', 'Same as --card'),
+  cardNumber: flag.string('--card-number <number>', 'Same as --card', { field: 'card.number' }),
   exp: flag.string('--exp <MM/YY>', 'Expiry month and year, e.g. 12/34', { conflicts: ['expMonth', 'expYear'] }),
   expMonth: flag.int('--exp-month <n>', 'Expiry month, 1-12 (instead of --exp)', { field: 'card.exp_month' }),
   expYear: flag.int('--exp-year <n>', 'Expiry year, four digits (instead of --exp)', { field: 'card.exp_year' }),
@@ -33,7 +33,7 @@ export const create = defineCommand({
   ],
   fields: paymentMethodFields,
   async run(options, f) {
-    const body = await bodyOf({ ...options, card: options.card ?? options.cardNumber }, f);
+    const body = await bodyOf(options, f);
     const client = await f.client();
     if (options.customer !== undefined) await client.call<Customer>('customers.get', { params: { id: options.customer } });
     let pm = await client.call<PaymentMethod>('payment_methods.create', { body });
@@ -50,11 +50,13 @@ export const create = defineCommand({
 async function bodyOf(options: OptionsOf<Record<never, never>, typeof flags>, f: Factory): Promise<PaymentMethodCreate> {
   const type = options.type ?? (options.reader === undefined ? 'card' : 'card_present');
   if (type === 'card_present') {
-    if (options.card !== undefined) throw new UsageError('--card is for type card: a card_present method is paid on its reader.');
+    if (options.card !== undefined || options.cardNumber !== undefined) {
+      throw new UsageError(`${options.card === undefined ? '--card-number' : '--card'} is for type card: a card_present method is paid on its reader.`);
+    }
     return bodyFrom(PaymentMethodCreate, flags, { type, reader: options.reader, zip: options.zip, metadata: options.metadata });
   }
   if (options.reader !== undefined) throw new UsageError('--reader is for type card_present.');
-  const card = options.card ?? (await f.io.askSecret('--card', 'Card number'));
+  const card = options.card ?? (options.cardNumber === undefined ? await f.io.askSecret('--card', 'Card number') : undefined);
   let expiry = { expMonth: options.expMonth, expYear: options.expYear };
   const expText = options.exp ?? (options.expMonth === undefined && options.expYear === undefined ? await f.io.ask('--exp', 'Expiry (MM/YY)') : undefined);
   if (expText !== undefined) {

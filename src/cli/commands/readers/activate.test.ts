@@ -16,4 +16,26 @@ describe('pay readers activate', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--serial-number');
   });
+
+  // A field given under either spelling: its error names the spelling given (--card-number said 'Invalid --card').
+  it('a bad value names the flag as it was given, --card-number or --card, --serial-number or --serial', async () => {
+    const long = 'S'.repeat(41);
+    const cases: Array<[string[], string]> = [
+      [['payment-methods', 'create', '--card-number', '4242424242424241', '--exp', '12/34', '--cvc', '123'], '--card-number'],
+      [['payment-methods', 'create', '--card', '4242424242424241', '--exp', '12/34', '--cvc', '123'], '--card'],
+      [['payment-methods', 'create', '--type', 'card_present', '--reader', 'tmr_123', '--card-number', '4242424242424242'], '--card-number'],
+      [['readers', 'present', 'tmr_123', '--card-number', '1234'], '--card-number'],
+      [['readers', 'present', 'tmr_123', '--card', '1234'], '--card'],
+      [['readers', 'activate', '--activation-code', 'ABCD-1234', '--serial-number', long, '--model', 'a-countertop'], '--serial-number'],
+      [['readers', 'activate', '--activation-code', 'ABCD-1234', '--serial', long, '--model', 'a-countertop'], '--serial'],
+      [['terminal', 'simulate', '--processor', 'A', '--model', 'a-countertop', '--serial-number', long], '--serial-number'],
+      [['terminal', 'simulate', '--processor', 'A', '--model', 'a-countertop', '--card-number', '1234'], '--card-number'],
+      [['terminal', 'simulate', '--processor', 'A', '--model', 'a-countertop', '--card', '1234'], '--card'],
+    ];
+    for (const [args, named] of cases) {
+      const result = await sb.pay(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(new RegExp(`^✗ (Invalid )?${named}[: ]`));
+    }
+  });
 });

@@ -5,7 +5,7 @@ import { readerFields } from './view.js';
 const flags = {
   activationCode: flag.string('--activation-code <code>', 'Activation code from pay readers activation-code', { field: 'activation_code' }),
   serial: flag.string('--serial <serial>', 'Serial number printed on the reader', { field: 'serial_number', conflicts: ['serialNumber'] }),
-  serialNumber: flag.string('--serial-number <serial>', 'Same as --serial'),
+  serialNumber: flag.string('--serial-number <serial>', 'Same as --serial', { field: 'serial_number' }),
   processor: flag.choice('--processor <p>', 'Processor of the reader (self-owned readers are processor A)', PROCESSORS, { default: 'A', field: 'processor' }),
   model: flag.choice('--model <model>', 'Reader model', ALL_READER_MODELS, { field: 'model' }),
   label: flag.string('--label <text>', 'A name for the reader', { field: 'label' }),
@@ -19,7 +19,7 @@ export const activate = defineCommand({
   fields: readerFields,
   async run(options, f) {
     const activationCode = options.activationCode ?? (await f.io.ask('--activation-code', 'Activation code'));
-    const serial = options.serial ?? options.serialNumber ?? (await f.io.ask('--serial', 'Serial number'));
+    const serial = options.serial ?? (options.serialNumber === undefined ? await f.io.ask('--serial', 'Serial number') : undefined);
     const model = options.model ?? (await f.io.choose('--model', 'Model', ALL_READER_MODELS.map((m) => ({ name: m, value: m }))));
     const body = bodyFrom(ReaderActivate, flags, { ...options, activationCode, serial, model });
     const client = await f.client();

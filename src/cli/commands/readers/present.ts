@@ -9,7 +9,7 @@ import { refundFields } from '../refunds/view.js';
 const flags = {
   outcome: flag.choice('--outcome <outcome>', `What the card does: ${PRESENT_OUTCOMES.join(', ')} (default approved)`, PRESENT_OUTCOMES, { field: 'outcome' }),
   card: flag.string('--card <number>', 'Present this test card instead: its outcome applies (e.g. 3566002020360505, jcb: processor B only)', { field: 'card_number', conflicts: ['cardNumber'] }),
-  cardNumber: flag.string('--card-number <number>', 'Same as --card'),
+  cardNumber: flag.string('--card-number <number>', 'Same as --card', { field: 'card_number' }),
   tipAmount: flag.int('--tip-amount <n>', 'Tip the customer adds on the reader, in minor units (amount_received = amount + tip)', { field: 'tip_amount' }),
   availableAmount: flag.int('--available-amount <n>', 'What the card can cover: below the total, only this is captured (partial authorization)', { field: 'available_amount' }),
   method: flag.choice('--method <method>', 'How the card is read (default tap)', READ_METHODS, { field: 'method' }),
@@ -30,7 +30,7 @@ export const present = defineCommand({
   // The reader was waiting for an intent or a refund: the answer is that object.
   fields: [...new Set([...intentFields, ...refundFields])],
   async run(options, f) {
-    const body = bodyFrom(ReaderPresent, flags, { ...options, card: options.card ?? options.cardNumber });
+    const body = bodyFrom(ReaderPresent, flags, options);
     const client = await f.client();
     const result = await client.call<PaymentIntent | Refund>('test_helpers.reader_present', { params: { id: options.id }, body });
     const declined = declineOf(result, options.id);

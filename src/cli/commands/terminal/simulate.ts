@@ -15,10 +15,10 @@ import {
   type ReadMethod,
 } from '../../../domain/terminal-readers.js';
 import type { Customer, CustomerAction, CustomerAnswer, SimulatorSink } from '../../../terminal/simulator.js';
-import { defineCommand, flag, type OptionsOf } from '../../command.js';
+import { defineCommand, flag, flagNamer, type OptionsOf } from '../../command.js';
 import { CancelError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { checkedBody, flagOf } from '../../flags.js';
+import { checkedBody } from '../../flags.js';
 import type { IO } from '../../io/io.js';
 import { answerCheck, wholeNumber } from '../../prompts.js';
 
@@ -29,19 +29,16 @@ export interface SimulateOptions {
   once: boolean;
 }
 
-const FLAGS: Record<string, string> = { serial_number: '--serial', card_number: '--card' };
-const flagFor = (param: string) => FLAGS[param] ?? flagOf(param);
-
 const flags = {
   processor: flag.choice('--processor <p>', 'Processor of the reader', PROCESSORS, { prompted: true }),
   model: flag.choice('--model <model>', `Reader model: ${READER_MODELS.A.join(', ')} (processor A); ${READER_MODELS.B.join(', ')} (processor B)`, ALL_READER_MODELS, { prompted: true }),
-  serial: flag.string('--serial <serial>', 'Be the reader with this serial number (default: a new developer reader with a generated serial)', { conflicts: ['serialNumber'] }),
-  serialNumber: flag.string('--serial-number <serial>', 'Same as --serial'),
+  serial: flag.string('--serial <serial>', 'Be the reader with this serial number (default: a new developer reader with a generated serial)', { field: 'serial_number', conflicts: ['serialNumber'] }),
+  serialNumber: flag.string('--serial-number <serial>', 'Same as --serial', { field: 'serial_number' }),
   activationCode: flag.string('--activation-code <code>', 'Activate this self-owned processor A reader with a code from: pay readers activation-code'),
   label: flag.string('--label <text>', 'A name for the reader'),
   outcome: flag.choice('--outcome <outcome>', 'What the customer\'s card does, without prompts (default approved)', PRESENT_OUTCOMES),
-  card: flag.string('--card <number>', 'Present this test card (see pay sandbox cards): its outcome applies, e.g. 3566002020360505 (jcb, processor B only)', { conflicts: ['cardNumber'] }),
-  cardNumber: flag.string('--card-number <number>', 'Same as --card'),
+  card: flag.string('--card <number>', 'Present this test card (see pay sandbox cards): its outcome applies, e.g. 3566002020360505 (jcb, processor B only)', { field: 'card_number', conflicts: ['cardNumber'] }),
+  cardNumber: flag.string('--card-number <number>', 'Same as --card', { field: 'card_number' }),
   tipAmount: flag.int('--tip-amount <n>', 'Tip the customer adds, in minor units (amount_received = amount + tip)'),
   availableAmount: flag.int('--available-amount <n>', 'What the card can cover: below the total, only this is captured (partial authorization)'),
   method: flag.choice('--method <method>', 'How the card is read (default tap)', READ_METHODS),
@@ -69,6 +66,8 @@ async function options(given: SimulateFlags, f: Factory): Promise<SimulateOption
   const processor = given.processor ?? (await f.io.choose('--processor', 'Processor of the reader', PROCESSORS.map((p) => ({ name: `Processor ${p}`, value: p }))));
   const models = (READER_MODELS as Record<string, readonly string[]>)[processor] ?? ALL_READER_MODELS;
   const model = given.model ?? (await f.io.choose('--model', 'Reader model', models.map((m) => ({ name: m, value: m }))));
+  // A bad value is named as its flag was given (--serial or --serial-number, --card or --card-number).
+  const flagFor = flagNamer(flags, {}, given);
   const { type: _type, ...reader } = checkedBody(
     ReaderHello,
     { type: 'hello', serial_number: given.serial ?? given.serialNumber ?? newSerial(), processor, model, label: given.label, activation_code: given.activationCode },
