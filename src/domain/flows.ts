@@ -52,7 +52,7 @@ export const FlowStep = z
   .strictObject({
     name: StepName,
     request: Request.optional(),
-    /** With `declined`, a 402 decline is the expected outcome: its payment intent is the step's result. */
+    /** With `declined`, a decline is the expected outcome: a request's 402 (its payment intent is the step's result), or a present step's card. */
     expect: z.literal('declined', { error: 'must be "declined"' }).optional(),
     advance_clock: ClockAdvance.optional(),
     present: Present.optional(),
@@ -63,7 +63,7 @@ export const FlowStep = z
     if (kinds.length !== 1) {
       ctx.addIssue({ code: 'custom', path: [], message: `must have exactly one of ${STEP_KINDS.join(', ')}${kinds.length > 1 ? ` (has ${kinds.join(' and ')})` : ''}` });
     }
-    if (step.expect !== undefined && step.request === undefined) ctx.addIssue({ code: 'custom', path: ['expect'], message: 'applies only to a request step' });
+    if (step.expect !== undefined && step.request === undefined && step.present === undefined) ctx.addIssue({ code: 'custom', path: ['expect'], message: 'applies only to a request or present step' });
     if (step.advance_clock && (step.advance_clock.to === undefined) === (step.advance_clock.days === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['advance_clock'], message: 'give exactly one of to or days' });
     }

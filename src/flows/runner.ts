@@ -6,6 +6,8 @@ import { NetworkError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { CLOCK_REFERENCE, type FlowFile, type FlowStep, PayCheckout, REFERENCE, references, type StepKind, STEP_KINDS } from '../domain/flows.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
+import { readerDecline } from '../domain/reader-declines.js';
+import type { Refund } from '../domain/refunds.js';
 import { type CheckoutSession, readCheckoutForm } from '../domain/checkout.js';
 import { bodySchemaOf, endpointOf } from '../domain/request-bodies.js';
 import { addDays } from '../domain/schedule.js';
@@ -150,7 +152,15 @@ async function runStep(step: FlowStep, kind: StepKind, input: Record<string, unk
     }
     case 'present': {
       const { reader, ...body } = input;
-      return client.call('test_helpers.reader_present', { params: { id: String(reader) }, body });
+      const result = await client.call<PaymentIntent | Refund>('test_helpers.reader_present', { params: { id: String(reader) }, body });
+      // A decline fails the flow (exit 6) as a declined request step does, unless the flow expects it.
+      const declined = readerDecline(result, String(reader));
+      if (declined && step.expect !== 'declined') {
+        const { message, code, ...declinedObjects } = declined;
+        throw new ApiError(402, code, message, { extra: declinedObjects });
+      }
+      if (!declined && step.expect === 'declined') options.warn(`Step '${step.name}' was not declined (an override changed the card?).`);
+      return result;
     }
     case 'pay_checkout':
       return payCheckout(client, String(input.session), { ...SUCCEEDING_CARD, ...(input.card as Record<string, string> | undefined) });

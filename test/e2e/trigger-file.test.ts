@@ -116,6 +116,20 @@ describe('pay trigger --file', () => {
     expect(wrongField.stderr).toContain("Step 'card': ${customer.idd} refers to nothing: the result of 'customer' has no idd.");
   });
 
+  it('a card the reader declines fails its present step (exit 6) as a declined request does, unless the step expects it', async () => {
+    const tappedDeclined = (expect: Record<string, string>) => ({
+      steps: [
+        ...EVERYTHING.steps.filter((step) => ['code', 'reader', 'in_person_card', 'in_person'].includes(step.name)),
+        { name: 'tapped', present: { reader: '${reader.id}', outcome: 'declined' }, ...expect },
+      ],
+    });
+    const failed = await sb.pay(['trigger', '--file', flowFile(tappedDeclined({})), '--override', 'reader.serial_number=SN-FLOW-DECLINE-1']);
+    expect(failed.exitCode, failed.stderr).toBe(6);
+    expect(failed.stderr).toMatch(/Step 'tapped': Card declined on tmr_\w+: .*card_declined/);
+    const expected = await sb.json(['trigger', '--file', flowFile(tappedDeclined({ expect: 'declined' })), '--override', 'reader.serial_number=SN-FLOW-DECLINE-2']);
+    expect(expected.steps.tapped).toMatchObject({ object: 'payment_intent', status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } });
+  });
+
   it('an override its step does not take, or a value its rule refuses, exits 2 before any step runs', async () => {
     const count = async () => (await sb.http('GET', '/v1/payment-methods?limit=100')).body.data.length;
     const before = await count();

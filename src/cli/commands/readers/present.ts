@@ -1,5 +1,6 @@
 import { PRESENT_OUTCOMES, READ_METHODS, ReaderPresent } from '../../../domain/terminal-readers.js';
 import type { PaymentIntent } from '../../../domain/payment-intents.js';
+import { readerDecline } from '../../../domain/reader-declines.js';
 import type { Refund } from '../../../domain/refunds.js';
 import { arg, bodyFrom, defineCommand, flag } from '../../command.js';
 import { DeclinedError } from '../../errors.js';
@@ -33,28 +34,10 @@ export const present = defineCommand({
     const body = bodyFrom(ReaderPresent, flags, options);
     const client = await f.client();
     const result = await client.call<PaymentIntent | Refund>('test_helpers.reader_present', { params: { id: options.id }, body });
-    const declined = declineOf(result, options.id);
+    // A decline is shown, then exits 6 as any decline.
+    const declined = readerDecline(result, options.id);
     if (f.io.human && !declined) f.io.success(`Card presented on ${options.id}: ${result.object} ${result.id} is ${result.status}`);
     f.io.printObject(result);
-    if (declined) throw declined;
+    if (declined) throw new DeclinedError(declined.message, declined.code, declined.payment_intent_id, declined.refund_id);
   },
 });
-
-/**
- * A card the reader declined, shown and then exit 6 as any decline: a payment's intent
- * waits for another attempt; a same-day refund failed for good, and another is created.
- */
-function declineOf(result: PaymentIntent | Refund, readerId: string): DeclinedError | undefined {
-  if (result.object === 'refund') {
-    if (result.status !== 'failed') return undefined;
-    return new DeclinedError(
-      `Card declined on ${readerId}: ${result.failure_reason} Refund ${result.id} of payment intent ${result.payment_intent_id} is failed: create the refund again to retry.`,
-      'card_declined',
-      result.payment_intent_id,
-      result.id,
-    );
-  }
-  const failure = result.status === 'requires_payment_method' ? result.last_payment_error : null;
-  if (!failure) return undefined;
-  return new DeclinedError(`Card declined on ${readerId}: ${failure.message} (${failure.code}). Payment intent ${result.id} is ${result.status}: confirm it again to retry.`, failure.code, result.id);
-}
