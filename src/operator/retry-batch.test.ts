@@ -337,6 +337,45 @@ describe('runRetryBatch', () => {
     expect(await intents(id!)).toHaveLength(1);
   });
 
+  it('two batches at once on one subscription: the second applies the rule to the first one\'s attempt, so a hard decline on the new card is not retried again', async () => {
+    const [id] = await pastDue(1);
+    await fix(id!, EXPIRED);
+    const first = await newBatch();
+    const second = await newBatch();
+    // The first batch's retry waits at the service's door until the second batch has either
+    // read the subscription (the card changed since the last failure: retry it) or is told to wait for the first.
+    let sent!: () => void;
+    const firstSending = new Promise<void>((resolve) => (sent = resolve));
+    let open!: () => void;
+    const door = new Promise<void>((resolve) => (open = resolve));
+    const held: typeof client = Object.create(client);
+    held.call = async <T>(name: Parameters<Client['call']>[0], options: Parameters<Client['call']>[1] = {}): Promise<T> => {
+      if (name === 'subscriptions.retry') {
+        sent();
+        await door;
+      }
+      return client.call<T>(name, options);
+    };
+    const watched: typeof client = Object.create(client);
+    watched.call = async <T>(name: Parameters<Client['call']>[0], options: Parameters<Client['call']>[1] = {}): Promise<T> => {
+      const answer = await client.call<T>(name, options);
+      if (name === 'payment_intents.list') open();
+      return answer;
+    };
+    const running = runRetryBatch({ client: held, batch: first, concurrency: 1 });
+    await firstSending;
+    const waitedFor: number[] = [];
+    const report = await runRetryBatch({ client: watched, batch: second, concurrency: 1, onWaiting: (_id, pid) => (waitedFor.push(pid), open()) });
+    const firstReport = await running;
+    await first.journal.close();
+    await second.journal.close();
+    expect(firstReport.results.map((r) => [r.outcome, r.decline_code])).toEqual([['failed', 'expired_card']]);
+    expect(report.results.map((r) => [r.outcome, r.decline_code, r.skip_reason])).toEqual([['skipped', 'expired_card', 'unchanged_hard_decline']]);
+    expect(waitedFor).toEqual([process.pid]);
+    // The first decline and the first batch's retry: the expired card was tried once.
+    expect(await intents(id!)).toHaveLength(2);
+  });
+
   it('when aborted, finishes what runs, starts nothing more, and resumes where it stopped', async () => {
     const ids = await pastDue(5);
     for (const id of ids) await fix(id);

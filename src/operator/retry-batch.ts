@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../domain/errors.js';
+import { acquireLock, acquireLockInTurn, LockedError } from '../infra/pid-lock.js';
 import { randomToken } from '../domain/ids.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import type { Subscription } from '../domain/subscriptions.js';
@@ -18,8 +19,10 @@ import { eachLimited } from './pool.js';
 // there is none, is sent again with its original key (the service answers what it answered
 // the first time, so nothing is charged twice, even after the service forgot the key); the
 // rest are started. Items the rule leaves alone
-// are journaled as skipped with the reason, no request sent. No terminal I/O here:
-// progress goes to callbacks.
+// are journaled as skipped with the reason, no request sent. Batches running at once
+// (other journals, other processes of this config dir) take each item in turn under a
+// claim: the rule is applied to what the other batch's attempt left, never to what it
+// found. No terminal I/O here: progress goes to callbacks.
 
 export interface OpenBatch {
   journal: Journal;
@@ -124,12 +127,22 @@ export interface RunOptions {
   signal?: AbortSignal | undefined;
   /** Called once an item's result is in the journal. */
   onResult?: (result: ItemResult) => void;
+  /**
+   * Where items are claimed while one is checked and retried, one lock file each, shared by
+   * every batch of the account on this machine (default: the journal's folder).
+   */
+  claims?: string | undefined;
+  /** Called when another batch (the process `pid`) is retrying this item: this one waits for it. */
+  onWaiting?: (subscriptionId: string, pid: number) => void;
   /** Called when the service rate limits the batch, with the concurrency it goes on with. */
   onRateLimited?: (concurrency: number) => void;
   newKey?: () => string;
   /** How long to wait before sending a rate-limited retry again (its nth time). */
   rateLimitWait?: (n: number) => number;
 }
+
+/** How long an item may wait for another batch's retry of it (that one's rate-limit waits included) before the batch stops, resumable. */
+const CLAIM_WAIT_MS = 10 * 60_000;
 
 /** Times a rate-limited retry is sent again (with its key) before the batch stops, resumable. */
 const RATE_LIMIT_TRIES = 6;
@@ -162,7 +175,35 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
     }
   };
 
+  const claims = options.claims ?? dirname(journal.path);
+  await mkdir(claims, { recursive: true, mode: 0o700 });
+
+  /**
+   * Another batch checking the same subscription at once would find the card changed and
+   * retry it too, right after that batch's attempt declined on it: a card tried twice, a
+   * hard decline retried. Under the claim, the second checks after the first's attempt.
+   */
+  const claimed = async (item: PastDueSubscription): Promise<() => Promise<void>> => {
+    const path = join(claims, `${item.subscription_id}.lock`);
+    try {
+      return await acquireLock(path);
+    } catch (error) {
+      if (!(error instanceof LockedError)) throw error;
+      options.onWaiting?.(item.subscription_id, error.pid);
+      return acquireLockInTurn(path, CLAIM_WAIT_MS);
+    }
+  };
+
   const retryOne = async (item: PastDueSubscription): Promise<void> => {
+    const release = await claimed(item);
+    try {
+      await checkAndRetry(item);
+    } finally {
+      await release();
+    }
+  };
+
+  const checkAndRetry = async (item: PastDueSubscription): Promise<void> => {
     let result: ItemResult;
     let key = state.keys.get(item.subscription_id);
     // Started by a run cut short: its retry may have reached the service, which keeps a key's answer a day only.

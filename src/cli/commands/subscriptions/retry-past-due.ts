@@ -57,8 +57,9 @@ journal (fsync'd) before the request is sent. A batch cut short (crash, Ctrl-C, 
 unreachable) continues with --resume: items already sent are sent again with their
 original key, so the service answers what it answered the first time and charges
 nothing twice. While a batch runs its journal is locked: a second --resume of it exits 5
-naming the process that runs it. Subscriptions no longer past_due when their turn comes
-are skipped. Progress: a bar at a terminal, a line each ${PROGRESS_EVERY} subscriptions otherwise.
+naming the process that runs it. Two batches at once in one config dir take a
+subscription in turn, the second deciding on what the first's attempt left.
+Subscriptions no longer past_due when their turn comes are skipped. Progress: a bar at a terminal, a line each ${PROGRESS_EVERY} subscriptions otherwise.
 Exit 0 when every item succeeded or was skipped, 8 when some failed, 130 on Ctrl-C.
 `,
   run: (options, f) => run(options, f),
@@ -186,6 +187,7 @@ async function batchToResume(options: RetryPastDueOptions, account: string, f: F
 
 async function runBatch(batch: OpenBatch, options: RetryPastDueOptions, f: Factory): Promise<BatchReport> {
   const engine = await import('../../../operator/retry-batch.js');
+  const { batchJournalDir } = await import('../../../config/paths.js');
   const { header, results } = batch.state;
   const toRetry = header.items.length - results.size;
   f.io.info(`Batch ${header.batch_id}: ${plural(toRetry, 'subscription')}, up to ${Math.min(options.concurrency, toRetry)} at a time. Journal: ${batch.journal.path}`);
@@ -198,6 +200,7 @@ async function runBatch(batch: OpenBatch, options: RetryPastDueOptions, f: Facto
     progress.say(() => f.io.warn('Stopping after the retries in flight (Ctrl-C again quits at once; the journal is safe either way)…'));
     abort.abort();
   });
+  const waitedFor = new Set<number>();
   let report: BatchReport;
   try {
     report = await engine.runRetryBatch({
@@ -205,6 +208,14 @@ async function runBatch(batch: OpenBatch, options: RetryPastDueOptions, f: Facto
       batch,
       concurrency: options.concurrency,
       signal: abort.signal,
+      // Every batch of this config dir, whatever its --journal: two at once take a subscription in turn.
+      claims: batchJournalDir(f.configDir),
+      onWaiting: (id, pid) => {
+        // Once a batch: two overlapping batches meet on every item they share.
+        if (waitedFor.has(pid)) return;
+        waitedFor.add(pid);
+        progress.say(() => f.io.info(`Another batch (process ${pid}) is retrying ${id}, and maybe more of these: each is taken in turn, and decided on what the other's attempt left.`));
+      },
       onResult: (r) => progress.result(r),
       onRateLimited: (n) => progress.say(() => f.io.warn(`The service is rate limiting: going on with ${n} at a time.`)),
     });
