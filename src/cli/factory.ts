@@ -60,7 +60,11 @@ export class Factory {
       const profile = await this.configured();
       if (!profile.sandbox) return profile;
       const { runningSandbox } = await import('../sandbox/daemon.js');
-      return (await runningSandbox(this.configDir)) ? profile : this.startSandbox(profile);
+      if (!(await runningSandbox(this.configDir))) return this.startSandbox(profile);
+      // Read before another command's start wrote it (the key comes with the first start): read again.
+      if (profile.api_key !== undefined) return profile;
+      this.resolved = undefined;
+      return this.configured();
     })();
     return this.running;
   }
@@ -126,7 +130,7 @@ export class Factory {
       // so. One never started has no address yet (a new user's first command), and one whose
       // process is gone left an address another program may hold now: start it first.
       const configured = await this.configured();
-      const profile = configured.sandbox && !(configured.base_url && this.sandboxRunsAt(configured.base_url)) ? await this.profile() : configured;
+      const profile = configured.sandbox && !(configured.api_key !== undefined && configured.base_url && this.sandboxRunsAt(configured.base_url)) ? await this.profile() : configured;
       const { Client } = await import('../client/client.js');
       const started = (started: ResolvedProfile) => ({ baseUrl: started.base_url, account: started.account, apiKey: started.api_key });
       return new Client({
