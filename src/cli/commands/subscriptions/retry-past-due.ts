@@ -88,7 +88,8 @@ async function start(options: RetryPastDueOptions, f: Factory): Promise<BatchRep
   const dir = batchJournalDir(f.configDir);
 
   const { data: items } = await f.io.spin('Finding past_due subscriptions…', () => findPastDue(client, { customer: options.customer, only: options.only }));
-  if (items.length === 0) {
+  // A dry run's output is the list, empty or not.
+  if (items.length === 0 && !options.dryRun) {
     f.io.info(`No past_due subscriptions${options.customer ? ` for ${options.customer}` : ''}: nothing to retry.`);
     if (options.report !== undefined) await writeReport(options.report, { items: [], results: [] }, f);
     if (f.io.json) f.io.printJSON(batchJson());
@@ -126,7 +127,8 @@ async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchRe
   const { readJournal } = await import('../../../operator/journal.js');
   const path = await batchToResume(options, client.account, f);
   if (path === undefined) {
-    if (f.io.json) f.io.printJSON(batchJson());
+    if (options.dryRun) dryRun([], f);
+    else if (f.io.json) f.io.printJSON(batchJson());
     return undefined;
   }
   const state = await readJournal(path);
