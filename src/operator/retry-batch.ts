@@ -6,7 +6,8 @@ import { ApiError } from '../domain/errors.js';
 import { randomToken } from '../domain/ids.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import type { Subscription } from '../domain/subscriptions.js';
-import { type BatchHeader, type ItemResult, Journal, type JournalState, readJournal } from './journal.js';
+import { lockHolder } from '../infra/pid-lock.js';
+import { type BatchHeader, type ItemResult, Journal, type JournalState, lockFile, readJournal } from './journal.js';
 import { batchDecision, type OperatorClient, type PastDueSubscription, pastDueNow, type SkipReason, skipReasonText } from './past-due.js';
 import { eachLimited } from './pool.js';
 
@@ -65,6 +66,8 @@ export interface BatchSummary {
   account: string;
   items: number;
   done: number;
+  /** The live process running the batch now (it holds the journal's lock); null when none does. */
+  running: number | null;
 }
 
 /** The batches journaled in `dir`, newest first; files that are not journals are passed over. */
@@ -82,7 +85,7 @@ export async function listBatches(dir: string): Promise<BatchSummary[]> {
     const state = await readJournal(path).catch(() => undefined);
     if (!state) continue;
     const { header } = state;
-    batches.push({ batch_id: header.batch_id, path, created: header.created, account: header.account, items: header.items.length, done: state.results.size });
+    batches.push({ batch_id: header.batch_id, path, created: header.created, account: header.account, items: header.items.length, done: state.results.size, running: (await lockHolder(lockFile(path))) ?? null });
   }
   return batches.sort((a, b) => b.created.localeCompare(a.created));
 }

@@ -96,7 +96,8 @@ async function start(options: RetryPastDueOptions, f: Factory): Promise<BatchRep
     return undefined;
   }
   const rows: PastDueRow[] = items.map((item) => ({ ...item, ...batchDecision(item, { includeUnchanged: options.includeUnchanged }) }));
-  const unfinished = (await engine.listBatches(dir)).find((b) => b.account === client.account && b.done < b.items);
+  // One another process runs is not cut short: it will finish there.
+  const unfinished = (await engine.listBatches(dir)).find((b) => b.account === client.account && b.done < b.items && b.running === null);
   if (unfinished) f.io.warn(`Batch ${unfinished.batch_id} was cut short with ${plural(unfinished.items - unfinished.done, 'subscription')} left; continue it with --resume ${unfinished.batch_id}.`);
 
   if (options.dryRun) {
@@ -177,7 +178,8 @@ async function batchToResume(options: RetryPastDueOptions, account: string, f: F
     return named;
   }
   const batches = (await listBatches(dir)).filter((b) => b.account === account);
-  const unfinished = batches.find((b) => b.done < b.items);
+  // The latest no one runs; else the latest running, whose lock then names its process (exit 5).
+  const unfinished = batches.find((b) => b.done < b.items && b.running === null) ?? batches.find((b) => b.done < b.items);
   if (!unfinished) {
     f.io.info(`Nothing to resume: no unfinished batch for account ${account} in ${dir}${batches[0] ? ` (the latest, ${batches[0].batch_id}, is finished)` : ''}.`);
     return undefined;
