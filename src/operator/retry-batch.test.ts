@@ -245,6 +245,29 @@ describe('runRetryBatch', () => {
     for (const id of ids) expect((await intents(id)).map((pi) => pi.status)).toHaveLength(2);
   });
 
+  it('after a crash, a started item its retry paid is succeeded even when paused or canceled before the resume: never a paid one called skipped', async () => {
+    const ids = await pastDue(2);
+    for (const id of ids) await fix(id);
+    const first = await newBatch();
+    // The crash: both were sent and paid, their results never written; then support pauses one and cancels the other.
+    for (const [i, id] of ids.entries()) {
+      await first.journal.started(id, `key-${id}`, first.state.header.items[i]!.payment_intent_id);
+      await client.call('subscriptions.retry', { params: { id }, idempotencyKey: `key-${id}` });
+    }
+    await first.journal.close();
+    await ok('POST', `/v1/subscriptions/${ids[0]}/pause`);
+    await ok('POST', `/v1/subscriptions/${ids[1]}/cancel`);
+
+    const resumed = await openBatch(first.journal.path);
+    const report = await runRetryBatch({ client, batch: resumed, concurrency: 1 });
+    await resumed.journal.close();
+    expect(report.results.map((r) => [r.subscription_id, r.outcome, r.status, r.skip_reason, r.payment_intent_id])).toEqual([
+      [ids[0], 'succeeded', 'paused', null, (await intents(ids[0]!))[0]!.id],
+      [ids[1], 'succeeded', 'canceled', null, (await intents(ids[1]!))[0]!.id],
+    ]);
+    for (const id of ids) expect((await intents(id)).map((pi) => pi.status)).toEqual(['succeeded', 'requires_payment_method']);
+  });
+
   it('with include_unchanged also retries an unchanged card after a soft decline, never after a hard one', async () => {
     const [hard] = await pastDue(1, { number: EXPIRED });
     const [soft] = await pastDue(1, { number: NO_FUNDS });

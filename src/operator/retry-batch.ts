@@ -235,11 +235,12 @@ async function earlierAttempt(client: OperatorClient, item: PastDueSubscription,
   const now = await client.call<Subscription>('subscriptions.get', { params: { id: item.subscription_id } });
   if (now.latest_payment_intent_id === before) return undefined;
   const base = { subscription_id: item.subscription_id, customer_id: item.customer_id, amount: item.amount, currency: item.currency, idempotency_key: key, payment_intent_id: now.latest_payment_intent_id };
-  if (now.status === 'active') return { ...base, outcome: 'succeeded', status: now.status, decline_code: null, skip_reason: null, message: null };
+  const intent = await client.call<PaymentIntent>('payment_intents.get', { params: { id: now.latest_payment_intent_id! } });
+  // Paid, then maybe paused or canceled before the resume: still paid.
+  if (now.status === 'active' || intent.status === 'succeeded') return { ...base, outcome: 'succeeded', status: now.status, decline_code: null, skip_reason: null, message: null };
   if (now.status !== 'past_due') {
     return { ...base, outcome: 'skipped', status: now.status, decline_code: null, skip_reason: 'not_past_due', message: skipReasonText('not_past_due', { status: now.status, decline_code: null }) };
   }
-  const intent = await client.call<PaymentIntent>('payment_intents.get', { params: { id: now.latest_payment_intent_id! } });
   const error = intent.last_payment_error;
   return { ...base, outcome: 'failed', status: now.status, decline_code: error?.code ?? null, skip_reason: null, message: error?.message ?? null };
 }
