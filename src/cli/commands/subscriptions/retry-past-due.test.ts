@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSandbox } from '../../../../test/support/cli.js';
 import { subscriptionHelpers } from '../../../../test/support/subscriptions.js';
@@ -22,6 +24,18 @@ describe('pay subscriptions retry-past-due --dry-run', () => {
     const resumed = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--dry-run', '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toEqual({ object: 'list', data: [], has_more: false });
+  });
+});
+
+describe('pay subscriptions retry-past-due --journal', () => {
+  it('refuses a directory, and a file that is not a journal, naming the flag (exit 2)', async () => {
+    const damaged = join(sb.configDir, 'damaged.jsonl');
+    writeFileSync(damaged, '{not json\n');
+    for (const args of [['--journal', sb.configDir, '--yes'], ['--resume', '--journal', sb.configDir, '--yes'], ['--resume', '--journal', damaged, '--yes']]) {
+      const run = await sb.pay(['subscriptions', 'retry-past-due', ...args]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/^✗ Invalid --journal: /);
+    }
   });
 });
 

@@ -68,6 +68,7 @@ export async function run(options: RetryPastDueOptions, f: Factory): Promise<Bat
   f.io.declareFields(options.dryRun ? pastDueFields : BATCH_FIELDS);
   if (options.concurrency < 1 || options.concurrency > MAX_CONCURRENCY) throw new UsageError(`Invalid --concurrency: must be from 1 to ${MAX_CONCURRENCY}.`);
   checkedBody(PastDueSelection, { customer_id: options.customer, only: options.only }, selectionFlag);
+  if (options.journal !== undefined) await checkNotDirectory(options.journal, '--journal');
   if (options.report !== undefined) await checkWritable(options.report);
   if (options.resume !== undefined) return resume(options, f);
   requireBatchYes(options, f);
@@ -125,14 +126,17 @@ async function start(options: RetryPastDueOptions, f: Factory): Promise<BatchRep
 async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchReport | undefined> {
   const client = await f.client();
   const engine = await import('../../../operator/retry-batch.js');
-  const { readJournal } = await import('../../../operator/journal.js');
   const path = await batchToResume(options, client.account, f);
   if (path === undefined) {
     if (options.dryRun) dryRun([], f);
     else if (f.io.json) f.io.printJSON(batchJson());
     return undefined;
   }
-  const state = await readJournal(path);
+  const { JournalError, readJournal } = await import('../../../operator/journal.js');
+  const state = await readJournal(path).catch((error: unknown) => {
+    if (error instanceof JournalError) throw new UsageError(`Invalid ${options.journal === undefined ? '--resume' : '--journal'}: ${error.message}`);
+    throw error;
+  });
   if (state.header.account !== client.account) {
     throw new UsageError(`Batch ${state.header.batch_id} was started for account ${state.header.account}, not ${client.account}: use the profile it was started with.`);
   }
@@ -344,12 +348,18 @@ async function writeReport(path: string, report: Pick<BatchReport, 'items' | 're
   f.io.info(`Report: ${path} (${report.items.length} subscriptions).`);
 }
 
+/** A file flag naming a directory is refused before anything is charged. */
+async function checkNotDirectory(path: string, flagName: string): Promise<void> {
+  const { stat } = await import('node:fs/promises');
+  const isDir = await stat(path).then((s) => s.isDirectory(), () => false);
+  if (isDir) throw new UsageError(`Invalid ${flagName}: ${path} is a directory; name a file.`);
+}
+
 /** --report is checked before anything is charged: its directory must take a new file. */
 async function checkWritable(path: string): Promise<void> {
-  const { access, constants, stat } = await import('node:fs/promises');
+  const { access, constants } = await import('node:fs/promises');
   const { dirname } = await import('node:path');
-  const isDir = await stat(path).then((s) => s.isDirectory(), () => false);
-  if (isDir) throw new UsageError(`Invalid --report: ${path} is a directory; name a file.`);
+  await checkNotDirectory(path, '--report');
   await access(dirname(path), constants.W_OK).catch(() => {
     throw new UsageError(`Invalid --report: cannot write in ${dirname(path)} (it does not exist or is not writable).`);
   });
