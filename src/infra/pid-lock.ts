@@ -121,6 +121,12 @@ async function readHolder(path: string): Promise<Holder | 'gone' | 'stale'> {
   return Number.isSafeInteger(pid) && pid > 0 ? { pid, start, text } : 'stale';
 }
 
+/** The pid of the live process holding the lock at `path`; undefined when none does (no lock, or a stale one). */
+export async function lockHolder(path: string): Promise<number | undefined> {
+  const holder = await readHolder(path);
+  return typeof holder === 'object' && sameProcessAlive(holder.pid, holder.start) ? holder.pid : undefined;
+}
+
 /** Removes the lock if it is still this process's. */
 async function releaseLock(path: string): Promise<void> {
   const holder = await readHolder(path);

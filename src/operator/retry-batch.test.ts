@@ -245,6 +245,49 @@ describe('runRetryBatch', () => {
     for (const id of ids) expect((await intents(id)).map((pi) => pi.status)).toHaveLength(2);
   });
 
+  it('after a crash, a started item its retry paid is succeeded even when paused or canceled before the resume: never a paid one called skipped', async () => {
+    const ids = await pastDue(2);
+    for (const id of ids) await fix(id);
+    const first = await newBatch();
+    // The crash: both were sent and paid, their results never written; then support pauses one and cancels the other.
+    for (const [i, id] of ids.entries()) {
+      await first.journal.started(id, `key-${id}`, first.state.header.items[i]!.payment_intent_id);
+      await client.call('subscriptions.retry', { params: { id }, idempotencyKey: `key-${id}` });
+    }
+    await first.journal.close();
+    await ok('POST', `/v1/subscriptions/${ids[0]}/pause`);
+    await ok('POST', `/v1/subscriptions/${ids[1]}/cancel`);
+
+    const resumed = await openBatch(first.journal.path);
+    const report = await runRetryBatch({ client, batch: resumed, concurrency: 1 });
+    await resumed.journal.close();
+    expect(report.results.map((r) => [r.subscription_id, r.outcome, r.status, r.skip_reason, r.payment_intent_id])).toEqual([
+      [ids[0], 'succeeded', 'paused', null, (await intents(ids[0]!))[0]!.id],
+      [ids[1], 'succeeded', 'canceled', null, (await intents(ids[1]!))[0]!.id],
+    ]);
+    for (const id of ids) expect((await intents(id)).map((pi) => pi.status)).toEqual(['succeeded', 'requires_payment_method']);
+  });
+
+  it('after a crash, a started item its retry paid is succeeded even when a later scheduled payment failed before the resume: its result is its own attempt, not the latest', async () => {
+    const [id] = await pastDue(1);
+    await fix(id!);
+    const first = await newBatch();
+    // The crash: sent and paid, its result never written; then the card is replaced by one that declines, and the next month's payment fails.
+    await first.journal.started(id!, 'key-paid', first.state.header.items[0]!.payment_intent_id);
+    await client.call('subscriptions.retry', { params: { id: id! }, idempotencyKey: 'key-paid' });
+    await first.journal.close();
+    await fix(id!, DECLINED);
+    await ok('POST', '/v1/test-helpers/clock/advance', { to: '2030-02-16' });
+    expect(await statusOf(id!)).toBe('past_due');
+
+    const resumed = await openBatch(first.journal.path);
+    const report = await runRetryBatch({ client, batch: resumed, concurrency: 1 });
+    await resumed.journal.close();
+    const [scheduled, paid] = await intents(id!);
+    expect([scheduled!.status, paid!.status]).toEqual(['requires_payment_method', 'succeeded']);
+    expect(report.results.map((r) => [r.outcome, r.decline_code, r.payment_intent_id])).toEqual([['succeeded', null, paid!.id]]);
+  });
+
   it('with include_unchanged also retries an unchanged card after a soft decline, never after a hard one', async () => {
     const [hard] = await pastDue(1, { number: EXPIRED });
     const [soft] = await pastDue(1, { number: NO_FUNDS });

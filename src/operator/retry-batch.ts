@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ListPage } from '../domain/common.js';
 import { ApiError } from '../domain/errors.js';
 import { acquireLock, acquireLockInTurn, LockedError } from '../infra/pid-lock.js';
 import { randomToken } from '../domain/ids.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import type { Subscription } from '../domain/subscriptions.js';
-import { type BatchHeader, type ItemResult, Journal, type JournalState, readJournal } from './journal.js';
+import { lockHolder } from '../infra/pid-lock.js';
+import { type BatchHeader, type ItemResult, Journal, type JournalState, lockFile, readJournal } from './journal.js';
 import { batchDecision, type OperatorClient, type PastDueSubscription, pastDueNow, type SkipReason, skipReasonText } from './past-due.js';
 import { eachLimited } from './pool.js';
 
@@ -68,6 +70,8 @@ export interface BatchSummary {
   account: string;
   items: number;
   done: number;
+  /** The live process running the batch now (it holds the journal's lock); null when none does. */
+  running: number | null;
 }
 
 /** The batches journaled in `dir`, newest first; files that are not journals are passed over. */
@@ -85,7 +89,7 @@ export async function listBatches(dir: string): Promise<BatchSummary[]> {
     const state = await readJournal(path).catch(() => undefined);
     if (!state) continue;
     const { header } = state;
-    batches.push({ batch_id: header.batch_id, path, created: header.created, account: header.account, items: header.items.length, done: state.results.size });
+    batches.push({ batch_id: header.batch_id, path, created: header.created, account: header.account, items: header.items.length, done: state.results.size, running: (await lockHolder(lockFile(path))) ?? null });
   }
   return batches.sort((a, b) => b.created.localeCompare(a.created));
 }
@@ -265,21 +269,41 @@ function notRetried(item: PastDueSubscription, reason: SkipReason): ItemResult {
 /**
  * What became of a retry a run cut short may have sent: its subscription's latest payment
  * intent is no longer `before`, the latest as its key was written, so an attempt reached the service
- * (this batch's, or anyone's since), and that attempt is the item's result. Undefined when
+ * (this batch's, or anyone's since), and the first such attempt is the item's result (a later one,
+ * a scheduled payment a month on, is not this batch's). Undefined when
  * none did: the retry is sent (again) with its key. Sending it blindly would, once the
  * service had forgotten the key, attempt a second payment, or count a paid one as skipped.
  */
 async function earlierAttempt(client: OperatorClient, item: PastDueSubscription, key: string, before: string | null): Promise<ItemResult | undefined> {
   const now = await client.call<Subscription>('subscriptions.get', { params: { id: item.subscription_id } });
   if (now.latest_payment_intent_id === before) return undefined;
-  const base = { subscription_id: item.subscription_id, customer_id: item.customer_id, amount: item.amount, currency: item.currency, idempotency_key: key, payment_intent_id: now.latest_payment_intent_id };
-  if (now.status === 'active') return { ...base, outcome: 'succeeded', status: now.status, decline_code: null, skip_reason: null, message: null };
+  const own = await firstAttemptAfter(client, item.subscription_id, before);
+  const base = { subscription_id: item.subscription_id, customer_id: item.customer_id, amount: item.amount, currency: item.currency, idempotency_key: key, status: now.status, payment_intent_id: own.id };
+  // Paid, then maybe paused, canceled or due again before the resume: still paid.
+  if (own.status === 'succeeded') return { ...base, outcome: 'succeeded', decline_code: null, skip_reason: null, message: null };
+  // Declined, then paid by another attempt since.
+  if (now.status === 'active') return { ...base, outcome: 'succeeded', decline_code: null, skip_reason: null, message: null, payment_intent_id: now.latest_payment_intent_id };
   if (now.status !== 'past_due') {
-    return { ...base, outcome: 'skipped', status: now.status, decline_code: null, skip_reason: 'not_past_due', message: skipReasonText('not_past_due', { status: now.status, decline_code: null }) };
+    return { ...base, outcome: 'skipped', decline_code: null, skip_reason: 'not_past_due', message: skipReasonText('not_past_due', { status: now.status, decline_code: null }) };
   }
-  const intent = await client.call<PaymentIntent>('payment_intents.get', { params: { id: now.latest_payment_intent_id! } });
-  const error = intent.last_payment_error;
-  return { ...base, outcome: 'failed', status: now.status, decline_code: error?.code ?? null, skip_reason: null, message: error?.message ?? null };
+  const error = own.last_payment_error;
+  return { ...base, outcome: 'failed', decline_code: error?.code ?? null, skip_reason: null, message: error?.message ?? null };
+}
+
+/** The subscription's oldest payment intent newer than `before` (the oldest of all when null); there is one. */
+async function firstAttemptAfter(client: OperatorClient, subscriptionId: string, before: string | null): Promise<PaymentIntent> {
+  let first: PaymentIntent | undefined;
+  let starting_after: string | undefined;
+  // Newest first, down to `before`.
+  for (;;) {
+    const page = await client.call<ListPage<PaymentIntent>>('payment_intents.list', { query: { subscription_id: subscriptionId, limit: 100, starting_after } });
+    for (const intent of page.data) {
+      if (intent.id === before) return first!;
+      first = intent;
+    }
+    if (!page.has_more || page.data.length === 0) return first!;
+    starting_after = page.data.at(-1)!.id;
+  }
 }
 
 /**

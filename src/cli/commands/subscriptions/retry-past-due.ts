@@ -69,6 +69,7 @@ export async function run(options: RetryPastDueOptions, f: Factory): Promise<Bat
   f.io.declareFields(options.dryRun ? pastDueFields : BATCH_FIELDS);
   if (options.concurrency < 1 || options.concurrency > MAX_CONCURRENCY) throw new UsageError(`Invalid --concurrency: must be from 1 to ${MAX_CONCURRENCY}.`);
   checkedBody(PastDueSelection, { customer_id: options.customer, only: options.only }, selectionFlag);
+  if (options.journal !== undefined) await checkNotDirectory(options.journal, '--journal');
   if (options.report !== undefined) await checkWritable(options.report);
   if (options.resume !== undefined) return resume(options, f);
   requireBatchYes(options, f);
@@ -89,14 +90,16 @@ async function start(options: RetryPastDueOptions, f: Factory): Promise<BatchRep
   const dir = batchJournalDir(f.configDir);
 
   const { data: items } = await f.io.spin('Finding past_due subscriptions…', () => findPastDue(client, { customer: options.customer, only: options.only }));
-  if (items.length === 0) {
+  // A dry run's output is the list, empty or not.
+  if (items.length === 0 && !options.dryRun) {
     f.io.info(`No past_due subscriptions${options.customer ? ` for ${options.customer}` : ''}: nothing to retry.`);
     if (options.report !== undefined) await writeReport(options.report, { items: [], results: [] }, f);
     if (f.io.json) f.io.printJSON(batchJson());
     return undefined;
   }
   const rows: PastDueRow[] = items.map((item) => ({ ...item, ...batchDecision(item, { includeUnchanged: options.includeUnchanged }) }));
-  const unfinished = (await engine.listBatches(dir)).find((b) => b.account === client.account && b.done < b.items);
+  // One another process runs is not cut short: it will finish there.
+  const unfinished = (await engine.listBatches(dir)).find((b) => b.account === client.account && b.done < b.items && b.running === null);
   if (unfinished) f.io.warn(`Batch ${unfinished.batch_id} was cut short with ${plural(unfinished.items - unfinished.done, 'subscription')} left; continue it with --resume ${unfinished.batch_id}.`);
 
   if (options.dryRun) {
@@ -124,13 +127,17 @@ async function start(options: RetryPastDueOptions, f: Factory): Promise<BatchRep
 async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchReport | undefined> {
   const client = await f.client();
   const engine = await import('../../../operator/retry-batch.js');
-  const { readJournal } = await import('../../../operator/journal.js');
   const path = await batchToResume(options, client.account, f);
   if (path === undefined) {
-    if (f.io.json) f.io.printJSON(batchJson());
+    if (options.dryRun) dryRun([], f);
+    else if (f.io.json) f.io.printJSON(batchJson());
     return undefined;
   }
-  const state = await readJournal(path);
+  const { JournalError, readJournal } = await import('../../../operator/journal.js');
+  const state = await readJournal(path).catch((error: unknown) => {
+    if (error instanceof JournalError) throw new UsageError(`Invalid ${options.journal === undefined ? '--resume' : '--journal'}: ${error.message}`);
+    throw error;
+  });
   if (state.header.account !== client.account) {
     throw new UsageError(`Batch ${state.header.batch_id} was started for account ${state.header.account}, not ${client.account}: use the profile it was started with.`);
   }
@@ -176,7 +183,8 @@ async function batchToResume(options: RetryPastDueOptions, account: string, f: F
     return named;
   }
   const batches = (await listBatches(dir)).filter((b) => b.account === account);
-  const unfinished = batches.find((b) => b.done < b.items);
+  // The latest no one runs; else the latest running, whose lock then names its process (exit 5).
+  const unfinished = batches.find((b) => b.done < b.items && b.running === null) ?? batches.find((b) => b.done < b.items);
   if (!unfinished) {
     f.io.info(`Nothing to resume: no unfinished batch for account ${account} in ${dir}${batches[0] ? ` (the latest, ${batches[0].batch_id}, is finished)` : ''}.`);
     return undefined;
@@ -351,12 +359,18 @@ async function writeReport(path: string, report: Pick<BatchReport, 'items' | 're
   f.io.info(`Report: ${path} (${report.items.length} subscriptions).`);
 }
 
+/** A file flag naming a directory is refused before anything is charged. */
+async function checkNotDirectory(path: string, flagName: string): Promise<void> {
+  const { stat } = await import('node:fs/promises');
+  const isDir = await stat(path).then((s) => s.isDirectory(), () => false);
+  if (isDir) throw new UsageError(`Invalid ${flagName}: ${path} is a directory; name a file.`);
+}
+
 /** --report is checked before anything is charged: its directory must take a new file. */
 async function checkWritable(path: string): Promise<void> {
-  const { access, constants, stat } = await import('node:fs/promises');
+  const { access, constants } = await import('node:fs/promises');
   const { dirname } = await import('node:path');
-  const isDir = await stat(path).then((s) => s.isDirectory(), () => false);
-  if (isDir) throw new UsageError(`Invalid --report: ${path} is a directory; name a file.`);
+  await checkNotDirectory(path, '--report');
   await access(dirname(path), constants.W_OK).catch(() => {
     throw new UsageError(`Invalid --report: cannot write in ${dirname(path)} (it does not exist or is not writable).`);
   });

@@ -1,0 +1,74 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliSandbox } from '../../../../test/support/cli.js';
+import { subscriptionHelpers } from '../../../../test/support/subscriptions.js';
+import { Client } from '../../../client/client.js';
+import { batchJournalDir } from '../../../config/paths.js';
+import { type BatchHeader, Journal } from '../../../operator/journal.js';
+import { findPastDue } from '../../../operator/past-due.js';
+import { journalFile } from '../../../operator/retry-batch.js';
+
+// retry-past-due in-process: what its output says when there is nothing, or when another
+// process runs a batch. Crashes, signals and TTYs are in test/e2e/operator.test.ts.
+
+const DECLINED = '4000000000000002';
+
+const sb = cliSandbox({ clock: '2030-01-15T00:00:00Z' });
+
+describe('pay subscriptions retry-past-due --dry-run', () => {
+  it('with nothing past_due, --json is the past-due list (empty), as with some', async () => {
+    const dry = await sb.pay(['subscriptions', 'retry-past-due', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual({ object: 'list', data: [], has_more: false });
+    const resumed = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--dry-run', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toEqual({ object: 'list', data: [], has_more: false });
+  });
+});
+
+describe('pay subscriptions retry-past-due --journal', () => {
+  it('refuses a directory, and a file that is not a journal, naming the flag (exit 2)', async () => {
+    const damaged = join(sb.configDir, 'damaged.jsonl');
+    writeFileSync(damaged, '{not json\n');
+    for (const args of [['--journal', sb.configDir, '--yes'], ['--resume', '--journal', sb.configDir, '--yes'], ['--resume', '--journal', damaged, '--yes']]) {
+      const run = await sb.pay(['subscriptions', 'retry-past-due', ...args]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/^✗ Invalid --journal: /);
+    }
+  });
+});
+
+describe('pay subscriptions retry-past-due while another process runs a batch', () => {
+  const { ok, card, create } = subscriptionHelpers(sb);
+
+  it('calls only a batch no one runs cut short, and --resume takes that one, not the running one', async () => {
+    const subs = [await create(1, ['--yes'], DECLINED), await create(1, ['--yes'], DECLINED)];
+    await sb.json(['sandbox', 'clock', 'advance', '--days', '1']);
+    for (const sub of subs) await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id) });
+    const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
+    const { data } = await findPastDue(client);
+    await client.close();
+    const dir = batchJournalDir(sb.configDir);
+    const header = (batch_id: string, created: string, items: typeof data): BatchHeader => ({
+      type: 'batch', version: 2, batch_id, created, account: sb.account, base_url: sb.baseUrl, selection: { customer_id: null, only: null, include_unchanged: false }, items,
+    });
+    // Cut short an hour ago (its process is gone); a newer one still runs (its lock is held, here by this process).
+    const cut = 'batch_20300116T000000Z_cutcut';
+    await (await Journal.create(journalFile(dir, cut), header(cut, new Date(Date.now() - 3_600_000).toISOString(), [data[0]!]))).close();
+    const running = 'batch_20300116T000000Z_runrun';
+    const held = await Journal.create(journalFile(dir, running), header(running, new Date().toISOString(), [data[1]!]));
+    try {
+      const dry = await sb.pay(['subscriptions', 'retry-past-due', '--dry-run']);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stderr).toContain(`Batch ${cut} was cut short`);
+      expect(dry.stderr).not.toContain(`Batch ${running} was cut short`);
+
+      const resumed = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--yes', '--json']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ id: cut, counts: { succeeded: 1, remaining: 0 } });
+    } finally {
+      await held.close();
+    }
+  });
+});
