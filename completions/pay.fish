@@ -572,7 +572,7 @@ complete -c pay -n '__pay_at \'subscriptions retry-past-due\'' -l help -s h -d '
 complete -c pay -n '__pay_at \'subscriptions retry-past-due\'' -l include-unchanged -d 'Also retry an unchanged payment method whose last decline was soft (insufficient_funds, card_declined…); hard declines are never retried on an unchanged card'
 complete -c pay -n '__pay_at \'subscriptions retry-past-due\'' -l journal -r -F -d 'Journal file of the batch (default: a new file under the config dir\'s batches/)'
 complete -c pay -n '__pay_at \'subscriptions retry-past-due\'' -l only -x -d 'Exactly these subscriptions (sub_…, comma-separated or repeated); those not past_due are skipped'
-complete -c pay -n '__pay_at \'subscriptions retry-past-due\'' -l report -r -F -d 'Write the batch\'s outcome as CSV: subscription_id, customer_id, amount, currency, outcome, decline_code, payment_intent_id, skip_reason'
+complete -c pay -n '__pay_at \'subscriptions retry-past-due\'' -l report -r -F -d 'Write the batch\'s outcome as CSV: subscription_id, customer_id, amount, currency, outcome, decline_code, payment_intent_id, skip_reason, amount_received, partial'
 complete -c pay -n '__pay_at \'subscriptions retry-past-due\'' -l resume -x -d 'Continue an interrupted batch (default: this account\'s latest unfinished one): started items are replayed with their original idempotency keys; a finished one is only reported'
 complete -c pay -n '__pay_at \'subscriptions retry-past-due\'' -l yes -s y -d 'Do not ask for confirmation (required where no one can be asked: scripts, --no-input)'
 complete -c pay -n '__pay_at \'subscriptions schedule\'' -f

@@ -50,6 +50,8 @@ const result = (n: number, outcome: ItemResult['outcome'] = 'succeeded'): ItemRe
   message: null,
   payment_intent_id: `pi_new${n}`,
   idempotency_key: `key-${n}`,
+  amount_received: outcome === 'succeeded' ? 1500 : null,
+  partial: false,
 });
 
 describe('Journal', () => {
@@ -112,6 +114,12 @@ describe('Journal', () => {
   it('treats a complete last record without its newline as torn: it was never acted on', () => {
     const text = `${JSON.stringify(header)}\n${JSON.stringify({ type: 'started', subscription_id: 'sub_1', idempotency_key: 'key-1', at: 'x' })}`;
     expect(parseJournal(text, 'j').keys.size).toBe(0);
+  });
+
+  it('reads a result of an earlier version, without what it received, as unknown (null) and not partial', () => {
+    const { amount_received: _received, partial: _partial, ...earlier } = result(1);
+    const text = `${JSON.stringify(header)}\n${JSON.stringify({ type: 'result', ...earlier, at: 'x' })}\n`;
+    expect(parseJournal(text, 'j').results.get('sub_1')).toEqual({ ...earlier, amount_received: null, partial: false });
   });
 
   it('keeps the first key of an item: the one whose request may have been sent', () => {

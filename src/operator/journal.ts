@@ -29,6 +29,13 @@ export const ItemResult = z.object({
   payment_intent_id: z.string().nullable(),
   /** null when no request was sent. */
   idempotency_key: z.string().nullable(),
+  /** What the retry received (its intent's amount_received); null when nothing was charged, and in journals of earlier versions. */
+  amount_received: z.number().nullable().default(null),
+  /**
+   * A partial authorization: amount_received below amount. The subscription is active all
+   * the same; the difference is for support to charge in another payment (spec section 4 rule 7).
+   */
+  partial: z.boolean().default(false),
 });
 export type ItemResult = z.infer<typeof ItemResult>;
 

@@ -4,7 +4,8 @@ import type { BatchReport } from './retry-batch.js';
 
 // The record for the ticket: one CSV row per subscription of the batch (RFC 4180).
 
-export const REPORT_COLUMNS = ['subscription_id', 'customer_id', 'amount', 'currency', 'outcome', 'decline_code', 'payment_intent_id', 'skip_reason'] as const;
+/** amount_received and partial (yes/no; empty when nothing was charged): a partial authorization succeeded with less than amount. */
+export const REPORT_COLUMNS = ['subscription_id', 'customer_id', 'amount', 'currency', 'outcome', 'decline_code', 'payment_intent_id', 'skip_reason', 'amount_received', 'partial'] as const;
 
 /** Items not done yet (an interrupted batch) have this outcome in the report. */
 export const NOT_DONE = 'not_done';
@@ -23,8 +24,8 @@ export function reportCsv(report: Pick<BatchReport, 'items' | 'results'>): strin
   const rows = report.items.map((item): Row => {
     const r: ItemResult | undefined = results.get(item.subscription_id);
     return r
-      ? { ...pick(r), outcome: r.outcome, decline_code: r.decline_code, payment_intent_id: r.payment_intent_id, skip_reason: r.skip_reason }
-      : { ...pick(item), outcome: NOT_DONE, decline_code: item.decline_code, payment_intent_id: item.payment_intent_id, skip_reason: null };
+      ? { ...pick(r), outcome: r.outcome, decline_code: r.decline_code, payment_intent_id: r.payment_intent_id, skip_reason: r.skip_reason, amount_received: r.amount_received, partial: r.amount_received === null ? null : r.partial ? 'yes' : 'no' }
+      : { ...pick(item), outcome: NOT_DONE, decline_code: item.decline_code, payment_intent_id: item.payment_intent_id, skip_reason: null, amount_received: null, partial: null };
   });
   return [REPORT_COLUMNS, ...rows.map((row) => REPORT_COLUMNS.map((c) => row[c]))].map((fields) => `${fields.map(csvField).join(',')}\r\n`).join('');
 }

@@ -18,6 +18,7 @@ const GOOD = '4242424242424242';
 const DECLINED = '4000000000000002';
 const NO_FUNDS = '4000000000009995';
 const EXPIRED = '4000000000000069';
+const HALF = '4000000000005555';
 
 let s: Awaited<ReturnType<typeof inProcessSandbox>>;
 let client: Client;
@@ -286,6 +287,38 @@ describe('runRetryBatch', () => {
     const [scheduled, paid] = await intents(id!);
     expect([scheduled!.status, paid!.status]).toEqual(['requires_payment_method', 'succeeded']);
     expect(report.results.map((r) => [r.outcome, r.decline_code, r.payment_intent_id])).toEqual([['succeeded', null, paid!.id]]);
+  });
+
+  it('a retry that captured part of the price (partial authorization) is succeeded, its subscription active, with what it received and the difference to charge', async () => {
+    const ids = await pastDue(2);
+    for (const id of ids) await fix(id, HALF);
+    const first = await newBatch();
+    // Sub 1's retry was sent and answered before a crash; its result was never written.
+    await first.journal.started(ids[1]!, 'key-sent', first.state.header.items[1]!.payment_intent_id);
+    await client.call('subscriptions.retry', { params: { id: ids[1]! }, idempotencyKey: 'key-sent' });
+    await first.journal.close();
+
+    const resumed = await openBatch(first.journal.path);
+    const report = await runRetryBatch({ client, batch: resumed, concurrency: 1 });
+    await resumed.journal.close();
+    // Half the price, rounded down, is captured (ids newest first: 1001, then 1000).
+    expect(report.results.map((r) => [r.subscription_id, r.outcome, r.status, r.amount, r.amount_received, r.partial])).toEqual([
+      [ids[0], 'succeeded', 'active', 1001, 500, true],
+      [ids[1], 'succeeded', 'active', 1000, 500, true],
+    ]);
+    expect(report.results[0]!.message).toBe('partial authorization: $5.00 of $10.01 received; charge the $5.01 difference in another payment');
+    for (const id of ids) expect((await ok('GET', `/v1/payment-intents/${(await intents(id))[0]!.id}`)).amount_received).toBe(500);
+    // The journal keeps it: a finished batch's record, again, says the same.
+    expect([...(await readJournal(resumed.journal.path)).results.values()].map((r) => [r.amount_received, r.partial])).toEqual([[500, true], [500, true]]);
+  });
+
+  it('a retry paid in full received the price: not partial', async () => {
+    const [id] = await pastDue(1);
+    await fix(id!);
+    const batch = await newBatch();
+    const report = await runRetryBatch({ client, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.outcome, r.amount_received, r.partial, r.message])).toEqual([['succeeded', 1000, false, null]]);
   });
 
   it('with include_unchanged also retries an unchanged card after a soft decline, never after a hard one', async () => {

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ListPage } from '../domain/common.js';
 import { ApiError } from '../domain/errors.js';
+import { formatAmount } from '../domain/money.js';
 import { acquireLock, acquireLockInTurn, LockedError } from '../infra/pid-lock.js';
 import { randomToken } from '../domain/ids.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
@@ -263,8 +264,30 @@ function notRetried(item: PastDueSubscription, reason: SkipReason): ItemResult {
     message: skipReasonText(reason, item),
     payment_intent_id: item.payment_intent_id,
     idempotency_key: null,
+    ...NOTHING_RECEIVED,
   };
 }
+
+/** The result's fields for an item nothing was charged for. */
+const NOTHING_RECEIVED = { amount_received: null, partial: false } as const;
+
+/**
+ * What a paid attempt asked (the price when it was made) and received: after a partial
+ * authorization (succeeded all the same, the subscription active) less, and support is told
+ * to charge the difference.
+ */
+function received(intent: Pick<PaymentIntent, 'amount' | 'amount_received' | 'currency'>): Pick<ItemResult, 'amount' | 'amount_received' | 'partial' | 'message'> {
+  const partial = intent.amount_received < intent.amount;
+  const money = (amount: number) => formatAmount(amount, intent.currency);
+  return {
+    amount: intent.amount,
+    amount_received: intent.amount_received,
+    partial,
+    message: partial ? `partial authorization: ${money(intent.amount_received)} of ${money(intent.amount)} received; charge the ${money(intent.amount - intent.amount_received)} difference in another payment` : null,
+  };
+}
+
+const intentOf = (client: OperatorClient, id: string) => client.call<PaymentIntent>('payment_intents.get', { params: { id } });
 
 /**
  * What became of a retry a run cut short may have sent: its subscription's latest payment
@@ -280,14 +303,17 @@ async function earlierAttempt(client: OperatorClient, item: PastDueSubscription,
   const own = await firstAttemptAfter(client, item.subscription_id, before);
   const base = { subscription_id: item.subscription_id, customer_id: item.customer_id, amount: item.amount, currency: item.currency, idempotency_key: key, status: now.status, payment_intent_id: own.id };
   // Paid, then maybe paused, canceled or due again before the resume: still paid.
-  if (own.status === 'succeeded') return { ...base, outcome: 'succeeded', decline_code: null, skip_reason: null, message: null };
+  if (own.status === 'succeeded') return { ...base, outcome: 'succeeded', decline_code: null, skip_reason: null, ...received(own) };
   // Declined, then paid by another attempt since.
-  if (now.status === 'active') return { ...base, outcome: 'succeeded', decline_code: null, skip_reason: null, message: null, payment_intent_id: now.latest_payment_intent_id };
+  if (now.status === 'active') {
+    const paid = await intentOf(client, now.latest_payment_intent_id!);
+    return { ...base, outcome: 'succeeded', decline_code: null, skip_reason: null, ...received(paid), payment_intent_id: paid.id };
+  }
   if (now.status !== 'past_due') {
-    return { ...base, outcome: 'skipped', decline_code: null, skip_reason: 'not_past_due', message: skipReasonText('not_past_due', { status: now.status, decline_code: null }) };
+    return { ...base, outcome: 'skipped', decline_code: null, skip_reason: 'not_past_due', message: skipReasonText('not_past_due', { status: now.status, decline_code: null }), ...NOTHING_RECEIVED };
   }
   const error = own.last_payment_error;
-  return { ...base, outcome: 'failed', decline_code: error?.code ?? null, skip_reason: null, message: error?.message ?? null };
+  return { ...base, outcome: 'failed', decline_code: error?.code ?? null, skip_reason: null, message: error?.message ?? null, ...NOTHING_RECEIVED };
 }
 
 /** The subscription's oldest payment intent newer than `before` (the oldest of all when null); there is one. */
@@ -313,26 +339,30 @@ async function firstAttemptAfter(client: OperatorClient, subscriptionId: string,
  */
 async function attempt(client: OperatorClient, item: PastDueSubscription, key: string): Promise<ItemResult> {
   const base = { subscription_id: item.subscription_id, customer_id: item.customer_id, amount: item.amount, currency: item.currency, idempotency_key: key };
+  let subscription: Subscription;
   try {
-    const subscription = await client.call<Subscription>('subscriptions.retry', { params: { id: item.subscription_id }, idempotencyKey: key });
-    return { ...base, outcome: 'succeeded', status: subscription.status, decline_code: null, skip_reason: null, message: null, payment_intent_id: subscription.latest_payment_intent_id ?? null };
+    subscription = await client.call<Subscription>('subscriptions.retry', { params: { id: item.subscription_id }, idempotencyKey: key });
   } catch (error) {
     if (!(error instanceof ApiError) || [401, 403, 429].includes(error.status) || error.status >= 500) throw error;
     if (error.status === 409 && error.code === 'invalid_state') {
       // No longer past_due (paid, paused, canceled since it was selected): nothing to retry.
       const now = await client.call<Subscription>('subscriptions.get', { params: { id: item.subscription_id } });
-      return { ...base, outcome: 'skipped', status: now.status, decline_code: null, skip_reason: 'not_past_due', message: skipReasonText('not_past_due', { status: now.status, decline_code: null }), payment_intent_id: null };
+      return { ...base, outcome: 'skipped', status: now.status, decline_code: null, skip_reason: 'not_past_due', message: skipReasonText('not_past_due', { status: now.status, decline_code: null }), payment_intent_id: null, ...NOTHING_RECEIVED };
     }
-    const subscription = error.extra.subscription as Pick<Subscription, 'status'> | undefined;
+    const after = error.extra.subscription as Pick<Subscription, 'status'> | undefined;
     const intent = error.extra.payment_intent as Pick<PaymentIntent, 'id'> | undefined;
     return {
       ...base,
       outcome: 'failed',
-      status: subscription?.status ?? (error.status === 402 ? 'past_due' : null),
+      status: after?.status ?? (error.status === 402 ? 'past_due' : null),
       decline_code: error.code,
       skip_reason: null,
       message: error.message,
       payment_intent_id: intent?.id ?? null,
+      ...NOTHING_RECEIVED,
     };
   }
+  // The answer is the subscription: what its payment received (all of it, or part) is on the intent.
+  const paid = await intentOf(client, subscription.latest_payment_intent_id!);
+  return { ...base, outcome: 'succeeded', status: subscription.status, decline_code: null, skip_reason: null, ...received(paid), payment_intent_id: paid.id };
 }

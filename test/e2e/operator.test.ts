@@ -18,6 +18,7 @@ const DECLINED = '4000000000000002';
 const NO_FUNDS = '4000000000009995';
 const EXPIRED = '4000000000000069';
 const BAD_CVC = '4000000000000127';
+const HALF = '4000000000005555';
 
 let sb: SandboxHandle;
 beforeEach(async () => {
@@ -201,15 +202,15 @@ describe('pay subscriptions retry-past-due', () => {
 
     // The record: all 12, in the batch's order (newest first), with the right reasons.
     const [head, ...rows] = csvRows(report);
-    expect(head).toEqual(['subscription_id', 'customer_id', 'amount', 'currency', 'outcome', 'decline_code', 'payment_intent_id', 'skip_reason']);
+    expect(head).toEqual(['subscription_id', 'customer_id', 'amount', 'currency', 'outcome', 'decline_code', 'payment_intent_id', 'skip_reason', 'amount_received', 'partial']);
     expect(rows.map((r) => r[0])).toEqual([...ids].reverse());
     const byId = new Map(rows.map((r) => [r[0]!, r]));
     for (const [i, id] of ids.entries()) {
       const [latest, before] = await intents(id);
       const row = byId.get(id)!;
       expect(row.slice(1, 4)).toEqual([expect.stringMatching(/^cus_/), String(1500 + i), 'usd']);
-      if (updated.includes(id)) expect(row.slice(4)).toEqual(['succeeded', '', latest!.id, '']);
-      else expect(row.slice(4)).toEqual(['skipped', latest!.last_payment_error!.code, latest!.id, soft.includes(id) ? 'unchanged_soft_decline' : 'unchanged_hard_decline']);
+      if (updated.includes(id)) expect(row.slice(4)).toEqual(['succeeded', '', latest!.id, '', String(1500 + i), 'no']);
+      else expect(row.slice(4)).toEqual(['skipped', latest!.last_payment_error!.code, latest!.id, soft.includes(id) ? 'unchanged_soft_decline' : 'unchanged_hard_decline', '', '']);
       if (!updated.includes(id)) expect(before).toBeUndefined();
     }
     expect(rows.filter((r) => r[7] === 'unchanged_hard_decline').map((r) => r[5]).sort()).toEqual(['expired_card', 'expired_card', 'incorrect_cvc']);
@@ -217,13 +218,13 @@ describe('pay subscriptions retry-past-due', () => {
     // --include-unchanged: the 3 soft declines too (they fail again: exit 8), never the hard ones.
     const second = await sb.pay(['subscriptions', 'retry-past-due', '--include-unchanged', '--yes', '--json']);
     expect(second.exitCode, second.stderr).toBe(8);
-    expect(JSON.parse(second.stdout).counts).toEqual({ succeeded: 0, failed: 3, skipped: 3, remaining: 0 });
+    expect(JSON.parse(second.stdout).counts).toEqual({ succeeded: 0, partial: 0, failed: 3, skipped: 3, remaining: 0 });
     await expectIntents((id) => (hard.includes(id) ? 1 : 2));
 
     // A re-run: nothing changed since, so nothing is charged.
     const third = await sb.pay(['subscriptions', 'retry-past-due', '--yes', '--json']);
     expect(third.exitCode, third.stderr).toBe(0);
-    expect(JSON.parse(third.stdout).counts).toEqual({ succeeded: 0, failed: 0, skipped: 6, remaining: 0 });
+    expect(JSON.parse(third.stdout).counts).toEqual({ succeeded: 0, partial: 0, failed: 0, skipped: 6, remaining: 0 });
     await expectIntents((id) => (hard.includes(id) ? 1 : 2));
 
     // Yesterday's batch, reported again from its journal.
@@ -272,6 +273,31 @@ describe('pay subscriptions retry-past-due', () => {
     expect(readdirSync(join(sb.configDir, 'batches')).filter((f) => f.endsWith('.lock'))).toEqual([]);
   });
 
+  it('a retry that captured part of the price (partial authorization) shows what was received and the difference to charge: its line, --json, the CSV and the summary', async () => {
+    const ids = await pastDue(2, [HALF, GOOD]);
+    const report = join(sb.configDir, 'partial.csv');
+    const run = await sb.pay(['subscriptions', 'retry-past-due', '--yes', '--json', '--report', report]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const batch = JSON.parse(run.stdout);
+    expect(batch.counts).toEqual({ succeeded: 2, partial: 1, failed: 0, skipped: 0, remaining: 0 });
+    const byId = Object.fromEntries(batch.items.map((r: any) => [r.subscription_id, [r.outcome, r.status, r.amount, r.amount_received, r.partial]]));
+    expect(byId).toEqual({ [ids[0]!]: ['succeeded', 'active', 1500, 750, true], [ids[1]!]: ['succeeded', 'active', 1501, 1501, false] });
+    expect(batch.items.find((r: any) => r.partial).message).toContain('charge the $7.50 difference in another payment');
+    // The subscription is active: the partial payment counts as its payment; the rest is support's to collect.
+    expect(await Promise.all(ids.map(statusOf))).toEqual(['active', 'active']);
+    const rows = new Map(csvRows(report).map((r) => [r[0]!, r]));
+    expect(rows.get('subscription_id')!.slice(-2)).toEqual(['amount_received', 'partial']);
+    expect(rows.get(ids[0]!)!.slice(2)).toEqual(['1500', 'usd', 'succeeded', '', (await intents(ids[0]!))[0]!.id, '', '750', 'yes']);
+    expect(rows.get(ids[1]!)!.slice(-2)).toEqual(['1501', 'no']);
+    expect(run.stderr).toContain('1 partial authorization: $7.50 received of $15.00: charge the $7.50 difference in another payment.');
+
+    // Its line in scripts (TSV): what it received, marked partial.
+    const again = await sb.pay(['subscriptions', 'retry-past-due', '--resume', batch.id]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^${ids[0]}\\t.*\\tsucceeded\\t.*\\t\\$7\\.50 \\(partial\\)$`, 'm'));
+    expect(again.stdout).toMatch(new RegExp(`^${ids[1]}\\t.*\\t\\$15\\.01$`, 'm'));
+  });
+
   it('a batch of skipped items only exits 0: what is no longer past_due is left alone; nothing to resume exits 0', async () => {
     const nothing = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--yes', '--json']);
     expect(nothing.exitCode, nothing.stderr).toBe(0);
@@ -294,7 +320,7 @@ describe('pay subscriptions retry-past-due', () => {
     const finished = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--journal', journal, '--yes', '--json']);
     expect(finished.exitCode, finished.stderr).toBe(0);
     expect(finished.stderr).toContain('already finished');
-    expect(JSON.parse(finished.stdout).counts).toEqual({ succeeded: 0, failed: 0, skipped: 2, remaining: 0 });
+    expect(JSON.parse(finished.stdout).counts).toEqual({ succeeded: 0, partial: 0, failed: 0, skipped: 2, remaining: 0 });
     expect((await sb.pay(['subscriptions', 'retry-past-due', '--journal', journal, '--only', ids[0]!, '--yes'])).exitCode).toBe(2);
 
     const none = await sb.pay(['subscriptions', 'retry-past-due', '--yes', '--json']);
@@ -452,7 +478,7 @@ describe('retry-past-due at scale', () => {
     expect(resumed.stderr).toContain(`Progress: ${N} of ${N} done (${N} succeeded, 0 failed, 0 skipped).`);
     // One line per 100 in scripts: from the first hundred after the crash on, and the end.
     expect(resumed.stderr.match(/^Progress: /gm)).toHaveLength(Math.floor(N / 100) - Math.floor(done / 100));
-    expect(JSON.parse(resumed.stdout).counts).toEqual({ succeeded: N, failed: 0, skipped: 0, remaining: 0 });
+    expect(JSON.parse(resumed.stdout).counts).toEqual({ succeeded: N, partial: 0, failed: 0, skipped: 0, remaining: 0 });
 
     // Each subscription: its declined first payment and exactly one retry that paid.
     const perSubscription = new Map<string, string[]>();

@@ -23,7 +23,7 @@ const flags = {
   concurrency: flag.int('--concurrency <n>', `Retries at once, 1 to ${MAX_CONCURRENCY} (fewer while the service answers 429)`, { default: 4 }),
   journal: flag.string('--journal <file>', 'Journal file of the batch (default: a new file under the config dir\'s batches/)'),
   resume: flag.parsed('--resume [batch]', 'Continue an interrupted batch (default: this account\'s latest unfinished one): started items are replayed with their original idempotency keys; a finished one is only reported', (value): string | true => value),
-  report: flag.string('--report <file>', 'Write the batch\'s outcome as CSV: subscription_id, customer_id, amount, currency, outcome, decline_code, payment_intent_id, skip_reason'),
+  report: flag.string('--report <file>', 'Write the batch\'s outcome as CSV: subscription_id, customer_id, amount, currency, outcome, decline_code, payment_intent_id, skip_reason, amount_received, partial'),
   ...yesFlag,
 };
 export type RetryPastDueOptions = OptionsOf<Record<never, never>, typeof flags>;
@@ -59,7 +59,10 @@ original key, so the service answers what it answered the first time and charges
 nothing twice. While a batch runs its journal is locked: a second --resume of it exits 5
 naming the process that runs it. Two batches at once in one config dir take a
 subscription in turn, the second deciding on what the first's attempt left.
-Subscriptions no longer past_due when their turn comes are skipped. Progress: a bar at a terminal, a line each ${PROGRESS_EVERY} subscriptions otherwise.
+Subscriptions no longer past_due when their turn comes are skipped. A retry that
+captured only part of the price (a partial authorization) succeeded and its subscription
+is active: its line shows what was received, marked partial, and the summary the
+difference to charge in another payment. Progress: a bar at a terminal, a line each ${PROGRESS_EVERY} subscriptions otherwise.
 Exit 0 when every item succeeded or was skipped, 8 when some failed, 130 on Ctrl-C.
 `,
   run: (options, f) => run(options, f),
@@ -317,6 +320,8 @@ const resultColumns: Column<ItemResult>[] = [
   { header: 'DECLINE', value: (r) => r.decline_code },
   { header: 'SKIPPED BECAUSE', value: (r) => r.skip_reason },
   { header: 'PAYMENT INTENT', value: (r) => r.payment_intent_id },
+  // Last: the columns before it keep their place in scripts' TSV.
+  { header: 'RECEIVED', value: (r) => (r.amount_received === null ? null : `${formatAmount(r.amount_received, r.currency)}${r.partial ? ' (partial)' : ''}`) },
 ];
 
 /** A batch's --json: every result so far, the counts, what is left; no batch at all when nothing was past_due. */
@@ -328,7 +333,8 @@ function batchJson(report?: BatchReport) {
     id: report?.batch_id ?? null,
     journal: report?.journal ?? null,
     status: report?.error !== undefined ? 'stopped' : report?.interrupted ? 'interrupted' : 'finished',
-    counts: { succeeded: count('succeeded'), failed: count('failed'), skipped: count('skipped'), remaining: report?.remaining.length ?? 0 },
+    // partial: of the succeeded, those a partial authorization paid only part of.
+    counts: { succeeded: count('succeeded'), partial: results.filter((r) => r.partial).length, failed: count('failed'), skipped: count('skipped'), remaining: report?.remaining.length ?? 0 },
     items: results,
     remaining: report?.remaining.map((item) => item.subscription_id) ?? [],
   };
@@ -341,6 +347,12 @@ async function finish(report: BatchReport, options: RetryPastDueOptions, f: Fact
   f.io.printList(report.results, resultColumns, json);
   if (options.report !== undefined) await writeReport(options.report, report, f);
   f.io.info(`Batch ${report.batch_id}: ${counts.succeeded} succeeded, ${counts.failed} failed, ${counts.skipped} skipped${counts.remaining ? `, ${counts.remaining} not done` : ''}.`);
+  const partial = report.results.filter((r) => r.partial);
+  if (partial.length > 0) {
+    const received = partial.map((r) => ({ amount: r.amount_received!, currency: r.currency }));
+    const short = partial.map((r) => ({ amount: r.amount - r.amount_received!, currency: r.currency }));
+    f.io.warn(`${plural(partial.length, 'partial authorization')}: ${totalText(received)} received of ${totalText(partial)}: charge the ${totalText(short)} difference in another payment.`);
+  }
   const resume = `pay subscriptions retry-past-due --resume ${report.batch_id}`;
   if (report.error !== undefined) {
     f.io.info(`The batch stopped; nothing in flight was lost. Continue it once the cause is fixed with: ${resume}`);
