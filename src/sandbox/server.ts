@@ -82,7 +82,7 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
     done(closing ? new ApiError(503, 'shutting_down', 'The sandbox is stopping; try again once it is started.') : undefined);
   });
   // One `upgrade` listener; each WebSocket hub claims its path.
-  const upgrades = new UpgradeRouter(app);
+  const upgrades = new UpgradeRouter(app, sandbox);
   const listenHub = new ListenHub(sandbox, upgrades, options.listenHeartbeatMs);
   const terminalHub = new TerminalHub(sandbox, upgrades, options.readerHeartbeatMs);
   const timing = options.webhooks ?? {};
