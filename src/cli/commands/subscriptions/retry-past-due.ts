@@ -355,7 +355,7 @@ async function finish(report: BatchReport, options: RetryPastDueOptions, f: Fact
 
 async function writeReport(path: string, report: Pick<BatchReport, 'items' | 'results'>, f: Factory): Promise<void> {
   const { writeReport } = await import('../../../operator/report.js');
-  await writeReport(path, report);
+  writeReport(path, report);
   f.io.info(`Report: ${path} (${report.items.length} subscriptions).`);
 }
 
