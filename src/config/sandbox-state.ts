@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { writeFileAtomic } from '../infra/atomic-write.js';
 import { sandboxStateFile } from './paths.js';
 
 /** What a running sandbox leaves under the config dir, for stop, status and auto-start. */
@@ -20,8 +21,9 @@ export function readState(dir: string): SandboxState | undefined {
   }
 }
 
+/** Replaced whole (other commands read it while a sandbox starts), mode 0600. */
 export function writeState(dir: string, state: SandboxState): void {
-  writeFileSync(sandboxStateFile(dir), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  writeFileAtomic(sandboxStateFile(dir), `${JSON.stringify(state, null, 2)}\n`);
 }
 
 export function clearState(dir: string, pid: number): void {

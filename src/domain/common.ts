@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { idPattern } from './ids.js';
 import { isCurrency } from './money.js';
 
+/** The largest amount the service takes; what a card is charged (amount + tip) is bounded alike. */
+export const MAX_AMOUNT = 99_999_999;
+
 /**
  * Money is an integer in the currency's minor unit. The range comes first: the first
  * issue is the one reported, and zod's int() also fails a whole number beyond 2^53.
@@ -9,7 +12,7 @@ import { isCurrency } from './money.js';
 export const Amount = z
   .number({ error: 'must be an integer amount in the currency\'s minor unit (e.g. 1099 for 10.99)' })
   .min(1, { error: 'must be at least 1' })
-  .max(99_999_999, { error: 'must be at most 99999999' })
+  .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT}` })
   .int({ error: 'must be an integer amount in the currency\'s minor unit (e.g. 1099 for 10.99)' });
 
 const CURRENCY_RULE = 'must be a lowercase ISO 4217 currency code, e.g. usd, eur or jpy';

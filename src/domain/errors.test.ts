@@ -34,6 +34,16 @@ describe('fromZodError (through parseOrThrow): param names the field, the messag
     expect(nested).toMatchObject({ code: 'parameter_unknown', param: 'card.extra' });
   });
 
+  it('an unknown field wins over a missing or invalid one (a misspelt name is both), and the answer says what the object takes', () => {
+    expect(rejection(PaymentIntentCreate, { ammount: 100, currency: 'usd', payment_method_types: ['card'] })).toMatchObject({
+      code: 'parameter_unknown',
+      param: 'ammount',
+      message: 'Received unknown parameter: ammount. This request takes: amount, currency, payment_method_types, confirm, capture_method, payment_method_id, customer_id, description, metadata.',
+    });
+    const card = z.strictObject({ card: z.strictObject({ number: z.string(), cvc: z.string() }).optional() });
+    expect(rejection(card, { card: { number: 42, cvv: '123' } })).toMatchObject({ code: 'parameter_unknown', param: 'card.cvv', message: 'Received unknown parameter: card.cvv. card takes: number, cvc.' });
+  });
+
   it('a missing required field is parameter_missing naming it', () => {
     const error = rejection(z.strictObject({ amount: z.number() }), {});
     expect(error).toMatchObject({ status: 400, code: 'parameter_missing', param: 'amount' });

@@ -108,16 +108,20 @@ export function isMissingIssue(issue: z.core.$ZodIssue): boolean {
 }
 
 /**
- * Turns the first zod issue into the service's 400: `param` is the dotted path of the
- * field, the code says missing, unknown or invalid, the message states the rule.
+ * Turns a zod issue into the service's 400: `param` is the dotted path of the field, the
+ * code says missing, unknown or invalid, the message states the rule. An unknown field
+ * comes first (a misspelt or guessed name is also a missing one, and the name is what to
+ * fix), with the fields its object takes when the schema is given; else the first issue.
  */
-export function fromZodError(error: z.ZodError): ApiError {
-  const issue = error.issues[0];
+export function fromZodError(error: z.ZodError, schema?: z.ZodType, input?: unknown): ApiError {
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   if (!issue) return new ApiError(400, 'parameter_invalid', 'The request is invalid.');
   const path = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') {
     const param = clip([...path, issue.keys[0] ?? ''].join('.'));
-    return new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}.`, { param });
+    const fields = schema && fieldsAt(schema, input, path);
+    const takes = fields ? ` ${path.length === 0 ? 'This request' : clip(path.join('.'))} takes: ${fields.join(', ')}.` : '';
+    return new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}.${takes}`, { param });
   }
   // A key of a record (metadata) breaking its rule: the rule is the key's own, and an empty key is the record's.
   const keyIssue = issue.code === 'invalid_key' ? issue.issues[0] : undefined;
@@ -134,6 +138,36 @@ export function fromZodError(error: z.ZodError): ApiError {
 /** Parses with a domain schema; a failure becomes the service's 400. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input, { reportInput: true });
-  if (!result.success) throw fromZodError(result.error);
+  if (!result.success) throw fromZodError(result.error, schema, input);
   return result.data;
+}
+
+/** The fields an object schema takes for this value: an object's, or those of the union's option its discriminator picks. */
+export function shapeFor(schema: z.ZodType, value: unknown): Record<string, z.ZodType> | undefined {
+  if ('shape' in schema) return schema.shape as Record<string, z.ZodType>;
+  const { discriminator, options } = schema.def as { discriminator?: string; options?: z.ZodType[] };
+  if (discriminator === undefined || options === undefined) return undefined;
+  const shapes = options.map((option) => ('shape' in option ? (option.shape as Record<string, z.ZodType>) : undefined));
+  return shapes.find((shape) => shape?.[discriminator]?.safeParse(fieldOf(value, discriminator)).success);
+}
+
+/** The field names of the object at `path` in the schema (optional and nullable ones seen through). */
+function fieldsAt(schema: z.ZodType, input: unknown, path: readonly string[]): string[] | undefined {
+  let at: z.ZodType | undefined = schema;
+  let value = input;
+  for (const key of path) {
+    at = shapeFor(unwrapped(at), value)?.[key];
+    if (at === undefined) return undefined;
+    value = fieldOf(value, key);
+  }
+  const shape = shapeFor(unwrapped(at), value);
+  return shape && Object.keys(shape);
+}
+
+const fieldOf = (value: unknown, key: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
+
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let at = schema;
+  while ('innerType' in at.def) at = at.def.innerType as z.ZodType;
+  return at;
 }

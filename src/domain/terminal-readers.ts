@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { detectBrand, luhnValid } from './cards.js';
 import type { BaseObject } from './common.js';
-import { ListQuery } from './common.js';
+import { ListQuery, MAX_AMOUNT } from './common.js';
+import { parseOrThrow } from './errors.js';
 
 // DESIGN section 7. Processor A has two models, processor B three (spec section 1).
 export const PROCESSORS = ['A', 'B'] as const;
@@ -84,7 +85,19 @@ const MinorAmount = z
   .number({ error: 'must be a non-negative integer amount' })
   .int({ error: 'must be a non-negative integer amount' })
   .min(0, { error: 'must be a non-negative integer amount' })
-  .max(99_999_999, { error: 'must be at most 99999999' });
+  .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT}` });
+
+/**
+ * The tip on a payment of `amount`: the card is charged amount + tip, which is bounded
+ * as an amount is. Only who knows the payment can check it: the service when a card is
+ * presented (tipOn), the simulator's prompt as the tip is typed.
+ */
+export const TipAmount = (amount: number) =>
+  MinorAmount.max(MAX_AMOUNT - amount, { error: `must be at most ${MAX_AMOUNT - amount}: amount + tip_amount is at most ${MAX_AMOUNT}, and the amount is ${amount}` });
+
+/** A presented card's tip on a payment of `amount` (none: 0); beyond TipAmount's rule, a 400 naming tip_amount. */
+export const tipOn = (amount: number, tip: number | undefined): number =>
+  parseOrThrow(z.object({ tip_amount: TipAmount(amount).default(0) }), { tip_amount: tip }).tip_amount;
 
 /** What a customer does at a reader: the fields of the present helper and of a simulator's result. */
 export const ReaderPresentFields = z.strictObject({

@@ -1,9 +1,8 @@
 import { request } from 'undici';
-import type { z } from 'zod';
 import { toApiError } from '../client/api-error.js';
 import type { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, shapeFor } from '../domain/errors.js';
 import { CLOCK_REFERENCE, type FlowFile, type FlowStep, PayCheckout, REFERENCE, references, type StepKind, STEP_KINDS } from '../domain/flows.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import { readerDecline } from '../domain/reader-declines.js';
@@ -72,15 +71,6 @@ function checkCard(step: string, input: Record<string, unknown>, overridden: Rec
 
 const givenAs = (step: string, field: string, overridden: Record<string, unknown>) =>
   field.split('.')[0]! in overridden ? `--override ${step}.${field}` : `step '${step}': ${field}`;
-
-/** The fields a body schema takes for this body: an object's, or those of the union's option its discriminator picks. */
-function shapeFor(schema: z.ZodType, body: Record<string, unknown>): Record<string, z.ZodType> | undefined {
-  if ('shape' in schema) return schema.shape as Record<string, z.ZodType>;
-  const { discriminator, options } = schema.def as { discriminator?: string; options?: z.ZodType[] };
-  if (discriminator === undefined || options === undefined) return undefined;
-  const shapes = options.map((option) => ('shape' in option ? (option.shape as Record<string, z.ZodType>) : undefined));
-  return shapes.find((shape) => shape?.[discriminator]?.safeParse(body[discriminator]).success);
-}
 
 export interface FlowOutcome {
   /** Every step's result, by step name, in order. */

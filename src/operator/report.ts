@@ -1,4 +1,4 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../infra/atomic-write.js';
 import type { ItemResult } from './journal.js';
 import type { BatchReport } from './retry-batch.js';
 
@@ -38,8 +38,6 @@ const pick = (r: { subscription_id: string; customer_id: string; amount: number;
 });
 
 /** Writes the report whole or not at all: a reader never sees half a file. */
-export async function writeReport(path: string, report: Pick<BatchReport, 'items' | 'results'>): Promise<void> {
-  const partial = `${path}.${process.pid}.tmp`;
-  await writeFile(partial, reportCsv(report), { mode: 0o600 });
-  await rename(partial, path);
+export function writeReport(path: string, report: Pick<BatchReport, 'items' | 'results'>): void {
+  writeFileAtomic(path, reportCsv(report));
 }

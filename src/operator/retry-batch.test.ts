@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,9 +8,10 @@ import { inProcessSandbox } from '../../test/support/in-process.js';
 import { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
-import { type ItemResult, readJournal } from './journal.js';
+import { acquireLock } from '../infra/pid-lock.js';
+import { type ItemResult, lockFile, readJournal } from './journal.js';
 import { findPastDue } from './past-due.js';
-import { createBatch, listBatches, openBatch, runRetryBatch } from './retry-batch.js';
+import { createBatch, journalFile, listBatches, openBatch, runRetryBatch } from './retry-batch.js';
 
 // The engine against a real sandbox listening on a loopback port, through the real client.
 
@@ -115,6 +116,23 @@ describe('findPastDue', () => {
 
     const only = await findPastDue(client, { only: [active!, ids[2]!, active!] });
     expect(only.data.map((p) => [p.subscription_id, p.status, p.decline_code, p.payment_method_changed])).toEqual([[active, 'active', null, null], [ids[2], 'past_due', 'card_declined', false]]);
+  });
+});
+
+describe('listBatches', () => {
+  it('names a journal whose header is torn, but not one being created (its lock held by a live process, its header not written yet)', async () => {
+    const path = journalFile(dir, 'batch_20300116T000000Z_abcdef');
+    writeFileSync(path, '');
+    const release = await acquireLock(lockFile(path));
+    const unreadable: string[] = [];
+    try {
+      expect(await listBatches(dir, (problem) => unreadable.push(problem))).toEqual([]);
+      expect(unreadable).toEqual([]);
+    } finally {
+      await release();
+    }
+    expect(await listBatches(dir, (problem) => unreadable.push(problem))).toEqual([]);
+    expect(unreadable).toEqual([`${path} is not a batch journal: it has no complete first line.`]);
   });
 });
 
@@ -462,7 +480,7 @@ describe('runRetryBatch', () => {
     expect(report.results).toHaveLength(1);
     expect(report.remaining).toHaveLength(4);
     await batch.journal.close();
-    expect(await listBatches(dir)).toEqual([expect.objectContaining({ batch_id: report.batch_id, items: 5, done: 1, account: s.account.id })]);
+    expect(await listBatches(dir, (problem) => expect.fail(problem))).toEqual([expect.objectContaining({ batch_id: report.batch_id, items: 5, done: 1, account: s.account.id })]);
 
     const reopened = await openBatch(batch.journal.path);
     const again = await runRetryBatch({ client, batch: reopened, concurrency: 2 });

@@ -10,7 +10,7 @@ import { randomToken } from '../domain/ids.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import type { Subscription } from '../domain/subscriptions.js';
 import { lockHolder } from '../infra/pid-lock.js';
-import { type BatchHeader, type ItemResult, Journal, type JournalState, lockFile, readJournal } from './journal.js';
+import { type BatchHeader, type ItemResult, Journal, JournalError, type JournalState, lockFile, readJournal } from './journal.js';
 import { batchDecision, type OperatorClient, type PastDueSubscription, pastDueNow, type SkipReason, skipReasonText } from './past-due.js';
 import { eachLimited } from './pool.js';
 
@@ -75,8 +75,14 @@ export interface BatchSummary {
   running: number | null;
 }
 
-/** The batches journaled in `dir`, newest first; files that are not journals are passed over. */
-export async function listBatches(dir: string): Promise<BatchSummary[]> {
+/**
+ * The batches journaled in `dir`, newest first. A journal that cannot be read (a damaged
+ * line, a header torn by a crash) is passed over and left as it is, but told to
+ * `unreadable` in words naming the file: its batch exists and may have charged, and
+ * whoever looks for it must know. One whose lock a live process holds is being created
+ * (the header is written under the lock): it is passed over without a word.
+ */
+export async function listBatches(dir: string, unreadable: (problem: string) => void): Promise<BatchSummary[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((name) => name.endsWith('.jsonl'));
@@ -87,8 +93,15 @@ export async function listBatches(dir: string): Promise<BatchSummary[]> {
   const batches: BatchSummary[] = [];
   for (const name of names) {
     const path = join(dir, name);
-    const state = await readJournal(path).catch(() => undefined);
-    if (!state) continue;
+    let state: JournalState;
+    try {
+      state = await readJournal(path);
+    } catch (error) {
+      // Removed since the directory was read: not a batch any more.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      if ((await lockHolder(lockFile(path))) === undefined) unreadable(error instanceof JournalError ? error.message : `${path} cannot be read: ${(error as Error).message}.`);
+      continue;
+    }
     const { header } = state;
     batches.push({ batch_id: header.batch_id, path, created: header.created, account: header.account, items: header.items.length, done: state.results.size, running: (await lockHolder(lockFile(path))) ?? null });
   }

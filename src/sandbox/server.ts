@@ -9,7 +9,7 @@ import { TerminalHub } from './hub/terminal.js';
 import { UpgradeRouter } from './hub/upgrade.js';
 import { registerRoutes } from './routes/index.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
-import { claimDatabaseFile } from './store/db.js';
+import { claimDatabaseFile, realDatabaseFile } from './store/db.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 /** The longest path segment (an id) routed; a longer one is 414. */
@@ -29,12 +29,14 @@ export interface SandboxServer {
  * Builds the sandbox's HTTP app (no listen(), no background work: see listen()): one
  * error shape for every failure, from whichever layer refuses (node's HTTP parser, the
  * router, the body parser, a route). A database file serves one sandbox at a time: it
- * is claimed until the app closes (DatabaseInUseError while another has it).
+ * is claimed until the app closes (DatabaseInUseError while another has it), whichever
+ * path names it: the sandbox works on the real file (realDatabaseFile).
  */
 export async function buildServer(options: SandboxOptions, scheduler: Scheduler = realScheduler): Promise<SandboxServer> {
-  const release = options.db === ':memory:' ? undefined : await claimDatabaseFile(options.db);
+  const db = options.db === ':memory:' ? options.db : realDatabaseFile(options.db);
+  const release = db === ':memory:' ? undefined : await claimDatabaseFile(db);
   try {
-    return await serverOn(options, scheduler, release);
+    return await serverOn({ ...options, db }, scheduler, release);
   } catch (error) {
     await release?.();
     throw error;
@@ -82,7 +84,7 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
     done(closing ? new ApiError(503, 'shutting_down', 'The sandbox is stopping; try again once it is started.') : undefined);
   });
   // One `upgrade` listener; each WebSocket hub claims its path.
-  const upgrades = new UpgradeRouter(app);
+  const upgrades = new UpgradeRouter(app, sandbox);
   const listenHub = new ListenHub(sandbox, upgrades, options.listenHeartbeatMs);
   const terminalHub = new TerminalHub(sandbox, upgrades, options.readerHeartbeatMs);
   const timing = options.webhooks ?? {};

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -150,6 +150,25 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect((await runPay(['sandbox', 'stop'], { env })).exitCode).toBe(0);
     const second = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--json'], { env: other });
     expect(second.exitCode).toBe(0);
+  });
+
+  it('a database file reached through a symbolic link is that file: in use while another sandbox has it, served through the link once free', async () => {
+    const { dir, env } = ciEnv();
+    const db = join(dir, 'shared.db');
+    const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--json'], { env })).stdout);
+    const { dir: otherDir, env: other } = ciEnv();
+    const link = join(otherDir, 'link.db');
+    symlinkSync(db, link);
+    const said = `✗ The database ${db} is in use by another sandbox (pid ${first.pid}): stop it (pay sandbox stop, with its config dir), or start this one with another --db or --memory.`;
+    const foreground = await runPay(['sandbox', 'start', '--port', '0', '--db', link], { env: other, timeout: 20_000 });
+    expect({ exit: foreground.exitCode, stderr: foreground.stderr }).toEqual({ exit: 5, stderr: said });
+    const detached = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--db', link], { env: other });
+    expect({ exit: detached.exitCode, stderr: detached.stderr }).toEqual({ exit: 5, stderr: said });
+    expect((await runPay(['sandbox', 'stop'], { env })).exitCode).toBe(0);
+    const second = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--db', link, '--json'], { env: other });
+    expect(second.exitCode, second.stderr).toBe(0);
+    // The file's own key, beside it: not a second one beside the link.
+    expect(existsSync(`${link}.key`)).toBe(false);
   });
 
   it('refuses a host that is no address and a --db whose folder is missing, before starting anything (exit 2)', async () => {

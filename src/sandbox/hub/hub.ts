@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { Timer } from '../../infra/time.js';
-import { authenticate } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
 import type { Account } from '../store/accounts.js';
 import type { UpgradeRouter } from './upgrade.js';
@@ -14,7 +13,7 @@ export interface HubConnection {
 
 /**
  * What the two WebSocket hubs (listen tunnels, terminal readers) share: their path on
- * the one upgrade listener, authentication as every request has it, JSON frames, and the
+ * the one upgrade listener (which authenticates, as every request is), JSON frames, and the
  * heartbeat: every `heartbeatMs` each connection is pinged, and one that has sent nothing
  * since the previous ping is dropped. The heartbeat runs from start() to close().
  */
@@ -30,8 +29,7 @@ export abstract class WebSocketHub<C extends HubConnection, Frame extends { type
     path: string,
     protected readonly heartbeatMs: number,
   ) {
-    upgrades.route(path, (request, socket, head, url) => {
-      const account = authenticate(sandbox, request);
+    upgrades.route(path, (account, request, socket, head, url) => {
       const connect = this.accept(account, url, request);
       this.wss.handleUpgrade(request, socket, head, (ws) => {
         const connection = connect(ws);

@@ -51,6 +51,25 @@ describe('terminal reader hub', () => {
     }
   });
 
+  it('authenticates a plain request of a WebSocket path before telling it to upgrade (401 / 403, as any request)', async () => {
+    const sb = await sandbox();
+    const other = sb.sandbox.addAccount({ id: 'acct_other', apiKey: 'sk_test_other_abcdefghijklmnopqrstuvwxyz' });
+    const get = async (path: string, headers: Record<string, string>) => {
+      const res = await fetch(new URL(path, sb.baseUrl), { headers });
+      return { status: res.status, error: ((await res.json()) as { error: Record<string, unknown> }).error };
+    };
+    for (const path of ['/v1/terminal-readers/connect', '/v1/listen']) {
+      expect(await get(path, { 'pay-account': sb.account }), path).toMatchObject({ status: 401, error: { type: 'authentication_error', code: 'api_key_missing' } });
+      expect(await get(path, { 'pay-account': sb.account, 'pay-api-key': 'sk_test_wrong_abcdefghijklmnopqrstuvwxyz' }), path).toMatchObject({ status: 401, error: { code: 'api_key_invalid' } });
+      expect(await get(path, { 'pay-account': other.id, 'pay-api-key': sb.apiKey }), path).toMatchObject({ status: 403, error: { type: 'permission_error', code: 'account_mismatch' } });
+      expect(await get(path, sb.headers), path).toMatchObject({ status: 400, error: { code: 'websocket_required' } });
+      // An upgrade is refused alike.
+      const wsUrl = `${sb.baseUrl.replace('http', 'ws')}${path}`;
+      await expect(openWebSocket(wsUrl, { 'pay-account': sb.account, 'pay-api-key': 'sk_test_wrong_abcdefghijklmnopqrstuvwxyz' }).opened, path).rejects.toMatchObject({ status: 401, body: { error: { code: 'api_key_invalid' } } });
+      await expect(openWebSocket(wsUrl, { 'pay-account': other.id, 'pay-api-key': sb.apiKey }).opened, path).rejects.toMatchObject({ status: 403, body: { error: { code: 'account_mismatch' } } });
+    }
+  });
+
   it('registers an unknown serial as an ordered developer reader, online while connected', async () => {
     const sb = await sandbox();
     const raw = await connect(sb, { serial_number: 'SN-HUB-1', processor: 'B', model: 'b-mobile', label: 'Till 1' });

@@ -295,6 +295,33 @@ describe('payment intents, card_present', () => {
     expect((await s.call('POST', `/v1/test-helpers/terminal-readers/${r.id}/present`, { outcome: 'approved' })).status).toBe(409);
   });
 
+  it('refuses a tip beyond the amount bound, alone or with the amount (400 tip_amount), changing nothing', async () => {
+    const r = reader('A');
+    const pmId = await presentPm(r.id);
+    const waiting = async (amount: number) => {
+      const res = await s.call('POST', '/v1/payment-intents', { amount, currency: 'usd', payment_method_types: ['card_present'], confirm: true, payment_method_id: pmId });
+      expect(res.body.status).toBe('requires_action');
+      return res.body.id as string;
+    };
+    const cases: Array<[number, number, string]> = [
+      [1000, 100_000_000, 'Invalid tip_amount: must be at most 99999999'],
+      [99_999_999, 1, 'Invalid tip_amount: must be at most 0: amount + tip_amount is at most 99999999, and the amount is 99999999'],
+      [1000, 99_999_000, 'Invalid tip_amount: must be at most 99998999: amount + tip_amount is at most 99999999, and the amount is 1000'],
+    ];
+    for (const [amount, tip, message] of cases) {
+      const id = await waiting(amount);
+      const refused = await s.call('POST', `/v1/test-helpers/terminal-readers/${r.id}/present`, { tip_amount: tip });
+      expect(refused, `${amount} + ${tip}`).toMatchObject({ status: 400, body: { error: { code: 'parameter_invalid', param: 'tip_amount', message } } });
+      expect((await s.call('GET', `/v1/terminal-readers/${r.id}`)).body.action).toEqual({ type: 'process_payment_intent', payment_intent_id: id });
+      expect((await s.call('GET', `/v1/payment-intents/${id}`)).body).toMatchObject({ status: 'requires_action', amount_received: 0, tip_amount: 0 });
+      await s.call('POST', `/v1/payment-intents/${id}/cancel`, {});
+    }
+    // Up to the bound, the tip is taken.
+    await waiting(99_999_000);
+    const paid = await s.call('POST', `/v1/test-helpers/terminal-readers/${r.id}/present`, { tip_amount: 999 });
+    expect(paid.body).toMatchObject({ status: 'succeeded', amount_received: 99_999_999, tip_amount: 999 });
+  });
+
   it('partial authorization by available_amount; decline back to requires_payment_method', async () => {
     const r = reader('A');
     const pmId = await presentPm(r.id);

@@ -43,6 +43,13 @@ describe('refunds', () => {
     expect((await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id })).body.amount).toBe(500);
   });
 
+  it('a charge_id (Stripe\'s refunds name the charge) is an unknown parameter, saying what refunds take, not a missing payment_intent_id', async () => {
+    const pi = await paid();
+    const res = await s.call('POST', '/v1/refunds', { charge_id: pi.latest_charge_id });
+    expect(res).toMatchObject({ status: 400, body: { error: { code: 'parameter_unknown', param: 'charge_id', message: 'Received unknown parameter: charge_id. This request takes: payment_intent_id, amount, reason, metadata.' } } });
+    expect((await s.call('GET', `/v1/refunds?payment_intent_id=${pi.id}`)).body.data).toEqual([]);
+  });
+
   it('refuses intents that did not succeed', async () => {
     const open = (await s.call('POST', '/v1/payment-intents', { amount: 100, currency: 'usd', payment_method_types: ['card'] })).body;
     expect((await s.call('POST', '/v1/refunds', { payment_intent_id: open.id })).status).toBe(409);

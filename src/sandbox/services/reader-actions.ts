@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/errors.js';
 import type { CardPresentDetails, PaymentIntent } from '../../domain/payment-intents.js';
 import type { ReaderAction, ReaderResult } from '../../domain/reader-protocol.js';
 import type { Refund } from '../../domain/refunds.js';
-import type { PendingReaderAction, PresentOutcome, ReaderPresent, TerminalReader } from '../../domain/terminal-readers.js';
+import { type PendingReaderAction, type PresentOutcome, type ReaderPresent, type TerminalReader, tipOn } from '../../domain/terminal-readers.js';
 import { chargeOutcomeByKey, type ChargeResult, type OutcomeKey, outcomeKey, refundAcceptedByKey, TEST_CARDS } from '../../domain/test-cards.js';
 import type { ServiceContext } from './context.js';
 import { getPaymentIntent, settleOnReader } from './payment-intents.js';
@@ -49,7 +49,7 @@ function present(ctx: ServiceContext, reader: TerminalReader, action: PendingRea
   // A same-day processor B refund: the customer's card on the reader confirms it.
   if (action.type === 'refund_payment') return settleRefundOnReader(ctx, reader, action.refund_id, refundAcceptedByKey(key, channel));
   const intent = getPaymentIntent(ctx, action.payment_intent_id);
-  const tip = body.tip_amount ?? 0;
+  const tip = tipOn(intent.amount, body.tip_amount);
   // A named available amount is what the card covers: it, not the partial card's half, is captured.
   const paying = key === 'partial' && body.available_amount !== undefined ? 'success' : key;
   const result = limitToAvailable(chargeOutcomeByKey(paying, channel, intent.amount + tip), body.available_amount);

@@ -1,3 +1,4 @@
+import { closeSync, openSync, realpathSync } from 'node:fs';
 import { acquireLock, LockedError } from '../../infra/pid-lock.js';
 import { Sqlite } from '../../infra/sqlite.js';
 import { MIGRATIONS } from './migrations.js';
@@ -61,7 +62,19 @@ export class DatabaseInUseError extends LockedError {
   }
 }
 
-/** Claims a database file for this process until the release it resolves to: one sandbox a file. */
+/**
+ * The database file itself, whichever path names it (through symbolic links), made empty
+ * if there is none yet: SQLite keeps its -wal and -shm beside the file a link points to,
+ * and the claim, the key file and the WAL's fsync must be that file's too, or a sandbox
+ * started on a link fails opening a WAL beside the link, and is not seen as in use.
+ */
+export function realDatabaseFile(file: string): string {
+  // Made first, so that a link to a file not made yet names where it will be.
+  closeSync(openSync(file, 'a', 0o600));
+  return realpathSync(file);
+}
+
+/** Claims a database file (its real path) for this process until the release it resolves to: one sandbox a file. */
 export function claimDatabaseFile(file: string): Promise<() => Promise<void>> {
   return acquireLock(`${file}.lock`, (locked) => new DatabaseInUseError(locked, file));
 }

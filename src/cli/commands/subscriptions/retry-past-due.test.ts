@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSandbox } from '../../../../test/support/cli.js';
@@ -6,7 +6,7 @@ import { subscriptionHelpers } from '../../../../test/support/subscriptions.js';
 import { Client } from '../../../client/client.js';
 import { batchJournalDir } from '../../../config/paths.js';
 import { type BatchHeader, Journal } from '../../../operator/journal.js';
-import { findPastDue } from '../../../operator/past-due.js';
+import { findPastDue, type PastDueSubscription } from '../../../operator/past-due.js';
 import { journalFile } from '../../../operator/retry-batch.js';
 
 // retry-past-due in-process: what its output says when there is nothing, or when another
@@ -15,6 +15,10 @@ import { journalFile } from '../../../operator/retry-batch.js';
 const DECLINED = '4000000000000002';
 
 const sb = cliSandbox({ clock: '2030-01-15T00:00:00Z' });
+
+const header = (batch_id: string, created: string, items: PastDueSubscription[]): BatchHeader => ({
+  type: 'batch', version: 2, batch_id, created, account: sb.account, base_url: sb.baseUrl, selection: { customer_id: null, only: null, include_unchanged: false }, items,
+});
 
 describe('pay subscriptions retry-past-due --dry-run', () => {
   it('with nothing past_due, --json is the past-due list (empty), as with some', async () => {
@@ -50,9 +54,6 @@ describe('pay subscriptions retry-past-due while another process runs a batch', 
     const { data } = await findPastDue(client);
     await client.close();
     const dir = batchJournalDir(sb.configDir);
-    const header = (batch_id: string, created: string, items: typeof data): BatchHeader => ({
-      type: 'batch', version: 2, batch_id, created, account: sb.account, base_url: sb.baseUrl, selection: { customer_id: null, only: null, include_unchanged: false }, items,
-    });
     // Cut short an hour ago (its process is gone); a newer one still runs (its lock is held, here by this process).
     const cut = 'batch_20300116T000000Z_cutcut';
     await (await Journal.create(journalFile(dir, cut), header(cut, new Date(Date.now() - 3_600_000).toISOString(), [data[0]!]))).close();
@@ -70,5 +71,43 @@ describe('pay subscriptions retry-past-due while another process runs a batch', 
     } finally {
       await held.close();
     }
+  });
+});
+
+describe('pay subscriptions retry-past-due with damaged journals among the batches', () => {
+  const { ok, card, create } = subscriptionHelpers(sb);
+
+  it('names each damaged journal and what is wrong on stderr, leaves it as it is, and goes on with the others (exit 0, --json data only on stdout)', async () => {
+    const sub = await create(1, ['--yes'], DECLINED);
+    await sb.json(['sandbox', 'clock', 'advance', '--days', '1']);
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id) });
+    const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
+    const { data } = await findPastDue(client, { only: [sub.id] });
+    await client.close();
+    const dir = batchJournalDir(sb.configDir);
+    // The newest batch: the one --resume takes.
+    const good = 'batch_20300117T000000Z_goodgd';
+    await (await Journal.create(journalFile(dir, good), header(good, new Date(Date.now() + 60_000).toISOString(), data))).close();
+    // A line damaged in the middle (not a torn last line, which a resume cuts off), and a header torn by a crash.
+    const damaged = journalFile(dir, 'batch_20300117T000000Z_damagd');
+    const started = { type: 'started', subscription_id: sub.id, idempotency_key: 'k1', payment_intent_id: null, at: new Date().toISOString() };
+    writeFileSync(damaged, `${JSON.stringify(header('batch_20300117T000000Z_damagd', new Date().toISOString(), data))}\n${JSON.stringify(started)}\n{"type":"resu\n`);
+    const torn = journalFile(dir, 'batch_20300117T000000Z_torntn');
+    writeFileSync(torn, '{"type":"batch","vers');
+    const said = (stderr: string) => {
+      expect(stderr).toContain(`${damaged} line 3 is not JSON: the journal is damaged. It is left as it is`);
+      expect(stderr).toContain(`${torn} is not a batch journal: it has no complete first line. It is left as it is`);
+    };
+
+    const dry = await sb.pay(['subscriptions', 'retry-past-due', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    said(dry.stderr);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ object: 'list', data: expect.arrayContaining([expect.objectContaining({ subscription_id: sub.id })]) });
+
+    const resumed = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--yes', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    said(resumed.stderr);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ id: good, counts: { succeeded: 1, remaining: 0 } });
+    expect(readFileSync(torn, 'utf8')).toBe('{"type":"batch","vers');
   });
 });

@@ -1,7 +1,7 @@
 import { formatAmount } from '../../../domain/money.js';
 import { existsSync } from 'node:fs';
 import type { ItemResult } from '../../../operator/journal.js';
-import type { BatchReport, OpenBatch } from '../../../operator/retry-batch.js';
+import type { BatchReport, BatchSummary, OpenBatch } from '../../../operator/retry-batch.js';
 import { defineCommand, fieldsOf, flag, type OptionsOf } from '../../command.js';
 import { CancelError, PartialError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -102,7 +102,7 @@ async function start(options: RetryPastDueOptions, f: Factory): Promise<BatchRep
   }
   const rows: PastDueRow[] = items.map((item) => ({ ...item, ...batchDecision(item, { includeUnchanged: options.includeUnchanged }) }));
   // One another process runs is not cut short: it will finish there.
-  const unfinished = (await engine.listBatches(dir)).find((b) => b.account === client.account && b.done < b.items && b.running === null);
+  const unfinished = (await listBatches(dir, f)).find((b) => b.account === client.account && b.done < b.items && b.running === null);
   if (unfinished) f.io.warn(`Batch ${unfinished.batch_id} was cut short with ${plural(unfinished.items - unfinished.done, 'subscription')} left; continue it with --resume ${unfinished.batch_id}.`);
 
   if (options.dryRun) {
@@ -177,7 +177,7 @@ async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchRe
 /** The journal to resume; undefined (said so) when there is nothing to resume. */
 async function batchToResume(options: RetryPastDueOptions, account: string, f: Factory): Promise<string | undefined> {
   const { batchJournalDir } = await import('../../../config/paths.js');
-  const { journalFile, listBatches } = await import('../../../operator/retry-batch.js');
+  const { journalFile } = await import('../../../operator/retry-batch.js');
   const dir = batchJournalDir(f.configDir);
   if (typeof options.resume === 'string' && !/^batch_\w+$/.test(options.resume)) throw new UsageError(`Invalid --resume: '${options.resume}' is not a batch id (batch_…).`);
   const named = options.journal ?? (typeof options.resume === 'string' ? journalFile(dir, options.resume) : undefined);
@@ -185,7 +185,7 @@ async function batchToResume(options: RetryPastDueOptions, account: string, f: F
     if (!existsSync(named)) throw new UsageError(`No batch journal at ${named}.`);
     return named;
   }
-  const batches = (await listBatches(dir)).filter((b) => b.account === account);
+  const batches = (await listBatches(dir, f)).filter((b) => b.account === account);
   // The latest no one runs; else the latest running, whose lock then names its process (exit 5).
   const unfinished = batches.find((b) => b.done < b.items && b.running === null) ?? batches.find((b) => b.done < b.items);
   if (!unfinished) {
@@ -194,6 +194,12 @@ async function batchToResume(options: RetryPastDueOptions, account: string, f: F
   }
   f.io.info(`Latest unfinished batch: ${unfinished.batch_id} (${unfinished.created}).`);
   return unfinished.path;
+}
+
+/** The batches of the config dir; one whose journal cannot be read is named on stderr, never silently missing. */
+async function listBatches(dir: string, f: Factory): Promise<BatchSummary[]> {
+  const { listBatches } = await import('../../../operator/retry-batch.js');
+  return listBatches(dir, (problem) => f.io.warn(`${problem} It is left as it is; its batch cannot be resumed until the file is repaired.`));
 }
 
 async function runBatch(batch: OpenBatch, options: RetryPastDueOptions, f: Factory): Promise<BatchReport> {
@@ -367,7 +373,7 @@ async function finish(report: BatchReport, options: RetryPastDueOptions, f: Fact
 
 async function writeReport(path: string, report: Pick<BatchReport, 'items' | 'results'>, f: Factory): Promise<void> {
   const { writeReport } = await import('../../../operator/report.js');
-  await writeReport(path, report);
+  writeReport(path, report);
   f.io.info(`Report: ${path} (${report.items.length} subscriptions).`);
 }
 

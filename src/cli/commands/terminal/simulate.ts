@@ -13,6 +13,7 @@ import {
   ReaderPresent,
   ReaderPresentFields,
   type ReadMethod,
+  TipAmount,
 } from '../../../domain/terminal-readers.js';
 import type { Customer, CustomerAction, CustomerAnswer, SimulatorSink } from '../../../terminal/simulator.js';
 import { defineCommand, flag, flagNamer, type OptionsOf } from '../../command.js';
@@ -182,7 +183,7 @@ const METHODS: Array<{ name: string; value: ReadMethod }> = [
 ];
 
 /** A prompt's answer is checked as it is typed with the rule the service applies to the field. */
-const fieldCheck = (field: 'tip_amount' | 'available_amount' | 'card_number') => answerCheck(ReaderPresentFields.shape[field], field === 'card_number' ? undefined : wholeNumber);
+const fieldCheck = (field: 'available_amount' | 'card_number') => answerCheck(ReaderPresentFields.shape[field], field === 'card_number' ? undefined : wholeNumber);
 
 /** A person plays the customer at the TTY: tap, insert, swipe, wallet, decline, tip, partial amount. */
 async function askCustomer(io: IO, action: CustomerAction, signal: AbortSignal): Promise<CustomerAnswer> {
@@ -203,7 +204,7 @@ async function askCustomer(io: IO, action: CustomerAction, signal: AbortSignal):
     ], { signal });
     switch (choice) {
       case 'tip':
-        answer.tip_amount = Number(await io.ask('--tip-amount', 'Tip, in minor units', { validate: fieldCheck('tip_amount'), signal }));
+        answer.tip_amount = Number(await io.ask('--tip-amount', 'Tip, in minor units', { validate: answerCheck(TipAmount(action.amount), wholeNumber), signal }));
         continue;
       case 'partial':
         answer.available_amount = Number(await io.ask('--available-amount', 'What the card can cover, in minor units', { validate: fieldCheck('available_amount'), signal }));
