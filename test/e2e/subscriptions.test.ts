@@ -61,6 +61,23 @@ describe('pay subscriptions at a TTY', () => {
     expect(canceled.exitCode, canceled.screen).toBe(0);
     expect((await get(sub.id)).status).toBe('canceled');
   });
+
+  it('schedule says why no date is left: paused until resumed, or an active one whose cancel_at comes first', async () => {
+    const { customer, pm } = await customerWithCard();
+    // An anchor of today pays at create, so no clock moves (the tmux tests count on its date).
+    const anchor = await today();
+    // A single payment (spec section 4 rule 5): once made, the subscription is active and cancels the next day.
+    const single = await sb.json(['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '900', '--billing-cycle-anchor', anchor, '--interval-unit', 'week', '--interval-count', '1', '--cancel-at', addDays(anchor, 1)]);
+    const paused = await create(0);
+    await sb.json(['subscriptions', 'pause', paused.id]);
+
+    const cut = await sb.atTTY(['subscriptions', 'schedule', single.id], []);
+    expect(cut.exitCode, cut.screen).toBe(0);
+    expect(cut.screen).toContain(`${single.id} is active and cancels on ${addDays(anchor, 1)}: no payment is due before then.`);
+    expect(cut.screen).not.toContain('retried');
+    const held = await sb.atTTY(['subscriptions', 'schedule', paused.id], []);
+    expect(held.screen).toContain(`${paused.id} is paused: no payment is attempted until it is resumed.`);
+  });
 });
 
 /** `pay <args>` at a real terminal (tmux) against the sandbox. */

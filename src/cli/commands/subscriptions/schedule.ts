@@ -26,15 +26,19 @@ export async function run(options: ScheduleOptions, f: Factory): Promise<string[
   const s = await client.call<Subscription>('subscriptions.get', { params: { id: options.id } });
   const from = await firstUpcoming(s, f);
   const dates = from === undefined ? [] : scheduledDates(s, options.count, from);
-  if (f.io.human && s.next_payment_at === null && s.status !== 'canceled') {
-    f.io.warn(`${s.id} is ${s.status}: no payment is attempted until it is ${s.status === 'paused' ? 'resumed' : 'retried'}.`);
-  }
+  if (f.io.human && s.next_payment_at === null && s.status !== 'canceled') f.io.warn(whyNoPayment(s));
   const rows = dates.map((date, i) => ({ payment: from! + i + 1, date }));
   f.io.printList(rows, [
     { header: 'PAYMENT', value: (r) => r.payment },
     { header: 'DUE DATE', value: (r) => r.date },
   ], { object: 'list', subscription_id: s.id, status: s.status, data: rows });
   return dates;
+}
+
+/** Why a running subscription has no next payment: it waits for a resume or a retry, or (active) its cancel_at comes before its next due date. */
+function whyNoPayment(s: Subscription): string {
+  if (s.status === 'active') return `${s.id} is active and cancels on ${s.cancel_at}: no payment is due before then.`;
+  return `${s.id} is ${s.status}: no payment is attempted until it is ${s.status === 'paused' ? 'resumed' : 'retried'}.`;
 }
 
 /** Index of the next due date: next_payment_at's, else (paused, past_due) the first after the clock's today. */
