@@ -151,7 +151,7 @@ export function shapeFor(schema: z.ZodType, value: unknown): Record<string, z.Zo
   return shapes.find((shape) => shape?.[discriminator]?.safeParse(fieldOf(value, discriminator)).success);
 }
 
-/** The field names of the object at `path` in the schema (optional and nullable ones seen through). */
+/** The field names the object at `path` in the schema takes (optional and nullable ones seen through). */
 function fieldsAt(schema: z.ZodType, input: unknown, path: readonly string[]): string[] | undefined {
   let at: z.ZodType | undefined = schema;
   let value = input;
@@ -161,7 +161,8 @@ function fieldsAt(schema: z.ZodType, input: unknown, path: readonly string[]): s
     value = fieldOf(value, key);
   }
   const shape = shapeFor(unwrapped(at), value);
-  return shape && Object.keys(shape);
+  // A field named only to be refused as immutable (meta immutable) is not one the object takes.
+  return shape && Object.keys(shape).filter((key) => unwrapped(shape[key]!).meta()?.immutable !== true);
 }
 
 const fieldOf = (value: unknown, key: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);

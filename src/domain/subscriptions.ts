@@ -46,13 +46,14 @@ export type SubscriptionCreate = z.infer<typeof SubscriptionCreate>;
 
 // Spec section 2: customer and billing cycle are fixed for life. They are named here so
 // that an update naming them is answered with that rule (parameter_immutable), not as an
-// unknown parameter.
+// unknown parameter; the meta keeps them out of the fields an update is said to take.
 const Immutable = z
   .unknown()
   .refine((value) => value === undefined, {
     error: 'is immutable after creation: to change it, cancel this subscription and create a new one',
     params: { immutable: true },
   })
+  .meta({ immutable: true })
   .optional();
 
 /** Only these change after creation; `null` clears platform_fee_amount or cancel_at. */

@@ -298,6 +298,13 @@ describe('update, cancel and list', () => {
       expect(res.body.error).toMatchObject({ code: 'parameter_immutable', param, message: expect.stringContaining('immutable after creation') });
     }
     expect(await get(sub.id)).toEqual(sub);
+    // An unknown field's answer lists what an update takes: the fixed fields are not among them.
+    const unknown = await s.call('POST', `/v1/subscriptions/${sub.id}`, { price: 5 });
+    expect(unknown.body.error).toMatchObject({
+      code: 'parameter_unknown',
+      param: 'price',
+      message: 'Received unknown parameter: price. This request takes: payment_method_id, metadata, platform_fee_amount, cancel_at.',
+    });
   });
 
   it('changes payment method, metadata (merged), fee and cancel_at, and emits subscription.updated', async () => {
