@@ -161,8 +161,12 @@ function fieldsAt(schema: z.ZodType, input: unknown, path: readonly string[]): s
     value = fieldOf(value, key);
   }
   const shape = shapeFor(unwrapped(at), value);
-  // A field named only to be refused as immutable (meta immutable) is not one the object takes.
-  return shape && Object.keys(shape).filter((key) => unwrapped(shape[key]!).meta()?.immutable !== true);
+  return shape && fieldsTaken(shape);
+}
+
+/** The fields of a shape a request may give: one named only to be refused as immutable (meta immutable) is not one. */
+export function fieldsTaken(shape: Record<string, z.ZodType>): string[] {
+  return Object.keys(shape).filter((key) => unwrapped(shape[key]!).meta()?.immutable !== true);
 }
 
 const fieldOf = (value: unknown, key: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);

@@ -43,3 +43,12 @@ describe('pay_checkout steps', () => {
     expect(check({})).not.toThrow();
   });
 });
+
+describe('request steps', () => {
+  it('have their body checked by the endpoint\'s schema; the fields a step takes leave out those fixed at creation', () => {
+    const flow = FlowFile.parse({ name: 'update', steps: [{ name: 'update', request: { method: 'POST', path: '/v1/subscriptions/sub_1', body: { price: 5 } } }] });
+    expect(() => checkBodies(flow, new Map())).toThrow(
+      new FlowBodyError("Invalid step 'update': price: step 'update' (POST /v1/subscriptions/sub_1) takes no field 'price'; its fields: payment_method_id, metadata, platform_fee_amount, cancel_at."),
+    );
+  });
+});

@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { toApiError } from '../client/api-error.js';
 import type { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
-import { ApiError, shapeFor } from '../domain/errors.js';
+import { ApiError, fieldsTaken, shapeFor } from '../domain/errors.js';
 import { CLOCK_REFERENCE, type FlowFile, type FlowStep, PayCheckout, REFERENCE, references, type StepKind, STEP_KINDS } from '../domain/flows.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import { readerDecline } from '../domain/reader-declines.js';
@@ -45,7 +45,7 @@ export function checkBodies(flow: FlowFile, overrides: ReadonlyMap<string, Recor
       const given = givenAs(step.name, field, overridden);
       if (!(field in shape)) {
         const others = field in overridden ? ` A field of another step starts with its name (steps: ${steps.join(', ')}).` : '';
-        throw new FlowBodyError(`Invalid ${given}: step '${step.name}' (${request.method} ${request.path}) takes no field '${field}'; its fields: ${Object.keys(shape).join(', ')}.${others}`);
+        throw new FlowBodyError(`Invalid ${given}: step '${step.name}' (${request.method} ${request.path}) takes no field '${field}'; its fields: ${fieldsTaken(shape).join(', ')}.${others}`);
       }
       const value = sent[field];
       if ((typeof value === 'object' && value !== null) || (typeof value === 'string' && value.includes('${'))) continue;
