@@ -489,7 +489,7 @@ complete -c pay -n '__pay_at \'sandbox clock\'' -l help -s h -d 'Show help for t
 complete -c pay -n '__pay_at \'sandbox clock advance\'' -f
 complete -c pay -n '__pay_at \'sandbox clock advance\'' -l days -x -d 'Number of days to move forward'
 complete -c pay -n '__pay_at \'sandbox clock advance\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'sandbox clock advance\'' -l to -x -d 'Target date (YYYY-MM-DD, meaning 00:00:00Z) or ISO 8601 date-time'
+complete -c pay -n '__pay_at \'sandbox clock advance\'' -l to -x -d 'Target date (YYYY-MM-DD, meaning 00:00:00Z) or date-time with Z or an offset'
 complete -c pay -n '__pay_at \'sandbox clock help\'' -f
 complete -c pay -n '__pay_at \'sandbox clock help\'' -a 'advance show'
 complete -c pay -n '__pay_at \'sandbox clock show\'' -f

@@ -143,6 +143,6 @@ describe('startSandbox (pay/testing)', () => {
   });
 
   it('refuses a clock that is not a date', async () => {
-    await expect(startSandbox({ clock: 'next tuesday' })).rejects.toThrow(/clock must be a date \(YYYY-MM-DD\) or an ISO 8601 date-time, got 'next tuesday'/);
+    await expect(startSandbox({ clock: 'next tuesday' })).rejects.toThrow(/clock must be a date \(YYYY-MM-DD\) or a date-time with Z or an offset \(ISO 8601, e.g. 2030-01-31T09:00:00Z\), got 'next tuesday'/);
   });
 });

@@ -47,6 +47,11 @@ export const CalendarDate = z
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
   }, { error: 'must be a real calendar date (YYYY-MM-DD)', abort: true });
 
+/** What names one instant: a date (00:00:00Z of it), or a date-time with Z or an offset (a local time names none). */
+export const INSTANT_RULE = 'must be a date (YYYY-MM-DD) or a date-time with Z or an offset (ISO 8601, e.g. 2030-01-31T09:00:00Z)';
+// The date-time's own error too: zod reports the option that got furthest, not always the union's.
+export const Instant = z.union([CalendarDate, z.iso.datetime({ offset: true, error: INSTANT_RULE })], { error: INSTANT_RULE });
+
 // Same-length ISO dates compare as strings.
 export const DateString = CalendarDate.refine((s) => s >= FIRST_DATE && s <= LAST_DATE, { error: `must be a date from ${FIRST_DATE} to ${LAST_DATE}` });
 

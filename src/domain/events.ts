@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type BaseObject, IdOf, ListQuery } from './common.js';
+import { type BaseObject, IdOf, Instant, ListQuery } from './common.js';
 import { clip } from './errors.js';
 
 /**
@@ -102,10 +102,6 @@ export function unknownTypeMessage(pattern: string): string | undefined {
 export const EventPattern = z.string({ error: 'must be an event type, e.g. payment_intent.succeeded' }).superRefine((value, ctx) => {
   const message = unknownTypeMessage(value);
   if (message !== undefined) ctx.addIssue({ code: 'custom', message });
-});
-
-const Instant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
-  error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
 });
 
 /** `GET /v1/events`: a type (or `family.*`), a created range, and the cursor. */

@@ -16,7 +16,10 @@ describe('the test clock stays within the service\'s dates (1970-01-01 to 2100-1
     for (const to of ['2101-01-01', '2101-01-01T00:00:00Z', '2999-12-31T23:59:59.999Z', '1969-12-31T23:59:59Z']) {
       expect(refusal({ to }), to).toMatchObject({ code: 'parameter_invalid', param: 'to', message: 'Invalid to: must be a date or date-time from 1970-01-01 to 2100-12-31' });
     }
-    for (const to of ['2030-02-30', 'next tuesday', '']) expect(refusal({ to }).message, to).toBe('Invalid to: must be a date (YYYY-MM-DD) or an ISO 8601 date-time');
+    // A date-time without Z or an offset is ISO 8601 too, but names no instant: the rule says what is missing.
+    for (const to of ['2030-02-30', 'next tuesday', '', '2030-01-20T10:00:00']) {
+      expect(refusal({ to }).message, to).toBe('Invalid to: must be a date (YYYY-MM-DD) or a date-time with Z or an offset (ISO 8601, e.g. 2030-01-31T09:00:00Z)');
+    }
     expect(clockTarget(parseOrThrow(ClockAdvance, { to: '2100-12-31T23:59:59Z' }), '2030-01-01T00:00:00Z')).toBe('2100-12-31T23:59:59Z');
   });
 

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { addMs, compareInstants, DAY_MS, msOf, toInstant } from '../infra/time.js';
-import { CalendarDate, FIRST_DATE, LAST_DATE } from './common.js';
+import { FIRST_DATE, Instant, LAST_DATE } from './common.js';
 import { invalid, requiredIssue } from './errors.js';
 import { API_KEY_CHARACTERS, API_KEY_CHARACTERS_RULE } from './secrets.js';
-
-const DateTime = z.iso.datetime({ offset: true, error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' });
 
 /** The clock stays within the dates the service takes: outside them no subscription could start. */
 const CLOCK_START = `${FIRST_DATE}T00:00:00Z`;
@@ -12,8 +10,7 @@ const CLOCK_END = `${LAST_DATE}T23:59:59.999Z`;
 const CLOCK_RULE = `the clock goes no later than ${LAST_DATE}`;
 
 /** Where a clock is set: a date (00:00:00Z of it) or a date-time, within the service's dates. */
-export const ClockTo = z
-  .union([CalendarDate, DateTime], { error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' })
+export const ClockTo = Instant
   // zod runs this after a failed union too: what is no date at all (NaN) is outside, its format already said.
   .refine((to) => msOf(dateTimeOf(to)) >= msOf(CLOCK_START) && msOf(dateTimeOf(to)) <= msOf(CLOCK_END), {
     error: `must be a date or date-time from ${FIRST_DATE} to ${LAST_DATE}`,

@@ -1,5 +1,6 @@
 import { createClient } from '../client/resources.js';
 import type { Event } from '../domain/events.js';
+import { INSTANT_RULE } from '../domain/common.js';
 import { ClockAdvance, clockTarget, type TestClockObject } from '../domain/test-helpers.js';
 import type { Sandbox } from './sandbox.js';
 import { buildServer, listen } from './server.js';
@@ -9,7 +10,7 @@ import { newApiKey } from './store/accounts.js';
 export interface StartSandboxOptions {
   /** SQLite file to keep everything in (reopened as it was left); in memory when omitted. */
   db?: string;
-  /** Where the test clock starts: a date (00:00:00Z of it) or an ISO 8601 date-time; the real time when omitted. */
+  /** Where the test clock starts: a date (00:00:00Z of it) or a date-time with Z or an offset; the real time when omitted. */
   clock?: string;
   /** The account's id (acct_…) and key; generated when omitted. Give both to reopen an account of a `db` file. */
   account?: string;
@@ -55,7 +56,7 @@ export async function startInProcess(options: StartSandboxOptions = {}): Promise
   let clock: string | undefined;
   if (options.clock !== undefined) {
     const start = ClockAdvance.safeParse({ to: options.clock });
-    if (!start.success) throw new TypeError(`startSandbox: clock must be a date (YYYY-MM-DD) or an ISO 8601 date-time, got '${options.clock}'.`);
+    if (!start.success) throw new TypeError(`startSandbox: clock ${INSTANT_RULE}, got '${options.clock}'.`);
     clock = clockTarget(start.data, '');
   }
   const server = await buildServer({

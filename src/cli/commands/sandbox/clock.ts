@@ -11,7 +11,7 @@ export interface ClockOptions {
 
 const clockFields = fieldsOf<TestClockObject>()('object', 'now');
 const advanceFlags = {
-  to: flag.string('--to <date>', 'Target date (YYYY-MM-DD, meaning 00:00:00Z) or ISO 8601 date-time', { field: 'to' }),
+  to: flag.string('--to <date>', 'Target date (YYYY-MM-DD, meaning 00:00:00Z) or date-time with Z or an offset', { field: 'to' }),
   days: flag.int('--days <n>', 'Number of days to move forward', { field: 'days' }),
 };
 
