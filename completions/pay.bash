@@ -8,11 +8,9 @@ _pay_commands() {
   case $1 in
     '') printf '%s\n' 'api' 'charges' 'checkout' 'completion' 'customers' 'events' 'help' 'intents' 'payment-links' 'payment-methods' 'profiles' 'readers' 'refunds' 'sandbox' 'subscriptions' 'terminal' 'trigger' 'webhooks' ;;
     'charges') printf '%s\n' 'get' 'help' 'list' ;;
-    'checkout') printf '%s\n' 'create' 'get' 'help' ;;
-    'customers'|'refunds') printf '%s\n' 'create' 'get' 'help' 'list' ;;
+    'checkout'|'customers'|'payment-links'|'refunds') printf '%s\n' 'create' 'get' 'help' 'list' ;;
     'events') printf '%s\n' 'get' 'help' 'list' 'resend' 'tail' ;;
     'intents') printf '%s\n' 'cancel' 'capture' 'confirm' 'create' 'get' 'help' 'list' 'update' ;;
-    'payment-links') printf '%s\n' 'create' 'help' ;;
     'payment-methods') printf '%s\n' 'attach' 'create' 'get' 'help' 'list' ;;
     'profiles') printf '%s\n' 'add' 'help' 'list' 'remove' 'show' 'use' ;;
     'readers') printf '%s\n' 'activate' 'activation-code' 'get' 'help' 'list' 'present' ;;
@@ -30,11 +28,12 @@ _pay_flags() {
   case $1 in
     '') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--version' '-V' ;;
     'api') printf '%s\n' '--data-json' '--field' '-F' '--help' '-h' '--idempotency-key' '--json' '--method' '-X' '--no-color' '--no-input' '--profile' '--raw-field' '-f' '--verbose' ;;
-    'charges'|'charges get'|'checkout'|'customers'|'customers get'|'events'|'events get'|'intents'|'intents get'|'payment-links'|'payment-methods'|'payment-methods get'|'profiles'|'profiles list'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'refunds'|'refunds get'|'sandbox'|'sandbox accounts'|'sandbox cards'|'sandbox clock'|'sandbox clock show'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions get'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'webhooks'|'webhooks endpoints'|'webhooks endpoints get'|'webhooks rotate-secret') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
+    'charges'|'charges get'|'checkout'|'customers'|'customers get'|'events'|'events get'|'intents'|'intents get'|'payment-links'|'payment-links get'|'payment-methods'|'payment-methods get'|'profiles'|'profiles list'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'refunds'|'refunds get'|'sandbox'|'sandbox accounts'|'sandbox cards'|'sandbox clock'|'sandbox clock show'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions get'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'webhooks'|'webhooks endpoints'|'webhooks endpoints get'|'webhooks rotate-secret') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'charges help'|'checkout help'|'customers help'|'events help'|'help'|'intents help'|'payment-links help'|'payment-methods help'|'profiles help'|'readers help'|'refunds help'|'sandbox accounts help'|'sandbox clock help'|'sandbox help'|'subscriptions help'|'terminal help'|'webhooks endpoints help'|'webhooks help') printf '%s\n' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'charges list') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--verbose' ;;
     'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--description' '--help' '-h' '--json' '--merchant-name' '--metadata' '--no-color' '--no-input' '--open' '--profile' '--success-url' '--verbose' ;;
     'checkout get') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--open' '--profile' '--verbose' ;;
+    'checkout list'|'refunds list') printf '%s\n' '--all' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--status' '--verbose' ;;
     'completion') printf '%s\n' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' '--write' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--help' '-h' '--json' '--last-name' '--metadata' '--middle-name' '--no-color' '--no-input' '--phone' '--profile' '--verbose' ;;
     'customers list') printf '%s\n' '--all' '--email' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--verbose' ;;
@@ -48,6 +47,7 @@ _pay_flags() {
     'intents list') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--status' '--subscription' '--verbose' ;;
     'intents update') printf '%s\n' '--amount' '--description' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--description' '--help' '-h' '--json' '--merchant-name' '--metadata' '--no-color' '--no-input' '--profile' '--success-url' '--verbose' ;;
+    'payment-links list'|'webhooks endpoints list') printf '%s\n' '--all' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--verbose' ;;
     'payment-methods attach') printf '%s\n' '--customer' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'payment-methods create') printf '%s\n' '--card' '--card-number' '--customer' '--cvc' '--exp' '--exp-month' '--exp-year' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--profile' '--reader' '--type' '--verbose' '--zip' ;;
     'payment-methods list') printf '%s\n' '--all' '--customer' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--type' '--verbose' ;;
@@ -57,7 +57,6 @@ _pay_flags() {
     'readers list') printf '%s\n' '--all' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--processor' '--profile' '--starting-after' '--verbose' ;;
     'readers present') printf '%s\n' '--available-amount' '--card' '--card-number' '--help' '-h' '--json' '--method' '--no-color' '--no-input' '--outcome' '--profile' '--tip-amount' '--verbose' ;;
     'refunds create') printf '%s\n' '--amount' '--help' '-h' '--json' '--metadata' '--no-color' '--no-input' '--payment-intent' '--profile' '--reason' '--verbose' ;;
-    'refunds list') printf '%s\n' '--all' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--payment-intent' '--profile' '--starting-after' '--status' '--verbose' ;;
     'sandbox accounts add') printf '%s\n' '--account' '--api-key-stdin' '--help' '-h' '--json' '--name' '--no-color' '--no-input' '--profile' '--verbose' ;;
     'sandbox clock advance') printf '%s\n' '--days' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--to' '--verbose' ;;
     'sandbox start') printf '%s\n' '--clock' '--db' '--detach' '--help' '-h' '--host' '--json' '--memory' '--no-color' '--no-input' '--port' '--profile' '--rate-limit' '--verbose' ;;
@@ -70,17 +69,17 @@ _pay_flags() {
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--card-number' '--help' '-h' '--json' '--label' '--method' '--model' '--no-color' '--no-input' '--once' '--outcome' '--processor' '--profile' '--serial' '--serial-number' '--tip-amount' '--verbose' ;;
     'trigger') printf '%s\n' '--file' '--help' '-h' '--json' '--list' '--no-color' '--no-input' '--override' '--profile' '--show' '--verbose' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--help' '-h' '--json' '--no-color' '--no-input' '--profile' '--subscription-group' '--url' '--verbose' ;;
-    'webhooks endpoints list') printf '%s\n' '--all' '--help' '-h' '--json' '--limit' '--no-color' '--no-input' '--profile' '--starting-after' '--verbose' ;;
     'webhooks listen') printf '%s\n' '--events' '--exit-after-idle' '--fail-on-error' '--forward-header' '--forward-to' '--from' '--give-up-after' '--help' '-h' '--json' '--max-events' '--no-color' '--no-input' '--print-secret' '--profile' '--route' '--skip-verify' '--timeout' '--verbose' ;;
   esac
 }
 
 _pay_value_flags() {
   case $1 in
-    ''|'charges'|'charges get'|'charges help'|'checkout'|'checkout get'|'checkout help'|'completion'|'customers'|'customers get'|'customers help'|'events'|'events get'|'events help'|'help'|'intents'|'intents get'|'intents help'|'payment-links'|'payment-links help'|'payment-methods'|'payment-methods get'|'payment-methods help'|'profiles'|'profiles help'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'readers help'|'refunds'|'refunds get'|'refunds help'|'sandbox'|'sandbox accounts'|'sandbox accounts help'|'sandbox cards'|'sandbox clock'|'sandbox clock help'|'sandbox clock show'|'sandbox help'|'sandbox reset'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions cancel'|'subscriptions get'|'subscriptions help'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'terminal help'|'webhooks'|'webhooks endpoints'|'webhooks endpoints delete'|'webhooks endpoints get'|'webhooks endpoints help'|'webhooks help'|'webhooks rotate-secret') printf '%s\n' '--json' '--profile' ;;
+    ''|'charges'|'charges get'|'charges help'|'checkout'|'checkout get'|'checkout help'|'completion'|'customers'|'customers get'|'customers help'|'events'|'events get'|'events help'|'help'|'intents'|'intents get'|'intents help'|'payment-links'|'payment-links get'|'payment-links help'|'payment-methods'|'payment-methods get'|'payment-methods help'|'profiles'|'profiles help'|'profiles list'|'profiles remove'|'profiles show'|'profiles use'|'readers'|'readers activation-code'|'readers get'|'readers help'|'refunds'|'refunds get'|'refunds help'|'sandbox'|'sandbox accounts'|'sandbox accounts help'|'sandbox cards'|'sandbox clock'|'sandbox clock help'|'sandbox clock show'|'sandbox help'|'sandbox reset'|'sandbox status'|'sandbox stop'|'subscriptions'|'subscriptions cancel'|'subscriptions get'|'subscriptions help'|'subscriptions pause'|'subscriptions resume'|'subscriptions retry'|'terminal'|'terminal help'|'webhooks'|'webhooks endpoints'|'webhooks endpoints delete'|'webhooks endpoints get'|'webhooks endpoints help'|'webhooks help'|'webhooks rotate-secret') printf '%s\n' '--json' '--profile' ;;
     'api') printf '%s\n' '--data-json' '--field' '-F' '--idempotency-key' '--json' '--method' '-X' '--profile' '--raw-field' '-f' ;;
     'charges list') printf '%s\n' '--customer' '--json' '--limit' '--payment-intent' '--profile' '--starting-after' ;;
     'checkout create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--description' '--json' '--merchant-name' '--metadata' '--profile' '--success-url' ;;
+    'checkout list'|'refunds list') printf '%s\n' '--json' '--limit' '--payment-intent' '--profile' '--starting-after' '--status' ;;
     'customers create') printf '%s\n' '--email' '--first-name' '--json' '--last-name' '--metadata' '--middle-name' '--phone' '--profile' ;;
     'customers list') printf '%s\n' '--email' '--json' '--limit' '--profile' '--starting-after' ;;
     'events list') printf '%s\n' '--created-gt' '--created-gte' '--created-lt' '--created-lte' '--json' '--limit' '--profile' '--starting-after' '--type' ;;
@@ -93,6 +92,7 @@ _pay_value_flags() {
     'intents list') printf '%s\n' '--customer' '--json' '--limit' '--profile' '--starting-after' '--status' '--subscription' ;;
     'intents update') printf '%s\n' '--amount' '--description' '--json' '--metadata' '--profile' ;;
     'payment-links create') printf '%s\n' '--amount' '--cancel-url' '--currency' '--description' '--json' '--merchant-name' '--metadata' '--profile' '--success-url' ;;
+    'payment-links list'|'webhooks endpoints list') printf '%s\n' '--json' '--limit' '--profile' '--starting-after' ;;
     'payment-methods attach') printf '%s\n' '--customer' '--json' '--profile' ;;
     'payment-methods create') printf '%s\n' '--card' '--card-number' '--customer' '--cvc' '--exp' '--exp-month' '--exp-year' '--json' '--metadata' '--profile' '--reader' '--type' '--zip' ;;
     'payment-methods list') printf '%s\n' '--customer' '--json' '--limit' '--profile' '--starting-after' '--type' ;;
@@ -101,7 +101,6 @@ _pay_value_flags() {
     'readers list') printf '%s\n' '--json' '--limit' '--processor' '--profile' '--starting-after' ;;
     'readers present') printf '%s\n' '--available-amount' '--card' '--card-number' '--json' '--method' '--outcome' '--profile' '--tip-amount' ;;
     'refunds create') printf '%s\n' '--amount' '--json' '--metadata' '--payment-intent' '--profile' '--reason' ;;
-    'refunds list') printf '%s\n' '--json' '--limit' '--payment-intent' '--profile' '--starting-after' '--status' ;;
     'sandbox accounts add') printf '%s\n' '--account' '--json' '--name' '--profile' ;;
     'sandbox clock advance') printf '%s\n' '--days' '--json' '--profile' '--to' ;;
     'sandbox start') printf '%s\n' '--clock' '--db' '--host' '--json' '--port' '--profile' '--rate-limit' ;;
@@ -114,7 +113,6 @@ _pay_value_flags() {
     'terminal simulate') printf '%s\n' '--activation-code' '--available-amount' '--card' '--card-number' '--json' '--label' '--method' '--model' '--outcome' '--processor' '--profile' '--serial' '--serial-number' '--tip-amount' ;;
     'trigger') printf '%s\n' '--file' '--json' '--override' '--profile' ;;
     'webhooks endpoints create') printf '%s\n' '--description' '--enabled-events' '--json' '--profile' '--subscription-group' '--url' ;;
-    'webhooks endpoints list') printf '%s\n' '--json' '--limit' '--profile' '--starting-after' ;;
     'webhooks listen') printf '%s\n' '--events' '--exit-after-idle' '--forward-header' '--forward-to' '--from' '--give-up-after' '--json' '--max-events' '--profile' '--route' '--timeout' ;;
   esac
 }
@@ -123,16 +121,15 @@ _pay_value_flags() {
 _pay_values() {
   case "$1|$2" in
     'charges help|') printf '%s\n' 'get' 'list' ;;
-    'checkout help|') printf '%s\n' 'create' 'get' ;;
+    'checkout help|'|'customers help|'|'payment-links help|'|'refunds help|') printf '%s\n' 'create' 'get' 'list' ;;
+    'checkout list|--status') printf '%s\n' 'open' 'complete' 'expired' ;;
     'completion|') printf '%s\n' 'bash' 'zsh' 'fish' ;;
-    'customers help|'|'refunds help|') printf '%s\n' 'create' 'get' 'list' ;;
     'events help|') printf '%s\n' 'get' 'list' 'resend' 'tail' ;;
     'help|') printf '%s\n' 'api' 'charges' 'checkout' 'completion' 'customers' 'events' 'intents' 'payment-links' 'payment-methods' 'profiles' 'readers' 'refunds' 'sandbox' 'subscriptions' 'terminal' 'trigger' 'webhooks' ;;
     'intents cancel|--cancellation-reason') printf '%s\n' 'duplicate' 'fraudulent' 'requested_by_customer' 'abandoned' ;;
     'intents create|--capture-method') printf '%s\n' 'automatic' 'manual' ;;
     'intents help|') printf '%s\n' 'cancel' 'capture' 'confirm' 'create' 'get' 'list' 'update' ;;
     'intents list|--status') printf '%s\n' 'requires_payment_method' 'requires_confirmation' 'requires_capture' 'requires_action' 'processing' 'succeeded' 'canceled' ;;
-    'payment-links help|') printf '%s\n' 'create' ;;
     'payment-methods create|--type'|'payment-methods list|--type') printf '%s\n' 'card' 'card_present' ;;
     'payment-methods help|') printf '%s\n' 'attach' 'create' 'get' 'list' ;;
     'profiles help|') printf '%s\n' 'add' 'list' 'remove' 'show' 'use' ;;

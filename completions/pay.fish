@@ -8,16 +8,12 @@ function __pay_commands
             printf '%s\n' 'api' 'charges' 'checkout' 'completion' 'customers' 'events' 'help' 'intents' 'payment-links' 'payment-methods' 'profiles' 'readers' 'refunds' 'sandbox' 'subscriptions' 'terminal' 'trigger' 'webhooks'
         case 'charges'
             printf '%s\n' 'get' 'help' 'list'
-        case 'checkout'
-            printf '%s\n' 'create' 'get' 'help'
-        case 'customers' 'refunds'
+        case 'checkout' 'customers' 'payment-links' 'refunds'
             printf '%s\n' 'create' 'get' 'help' 'list'
         case 'events'
             printf '%s\n' 'get' 'help' 'list' 'resend' 'tail'
         case 'intents'
             printf '%s\n' 'cancel' 'capture' 'confirm' 'create' 'get' 'help' 'list' 'update'
-        case 'payment-links'
-            printf '%s\n' 'create' 'help'
         case 'payment-methods'
             printf '%s\n' 'attach' 'create' 'get' 'help' 'list'
         case 'profiles'
@@ -43,7 +39,7 @@ end
 
 function __pay_value_flags
     switch $argv[1]
-        case '' 'charges' 'charges get' 'charges help' 'checkout' 'checkout get' 'checkout help' 'completion' 'customers' 'customers get' 'customers help' 'events' 'events get' 'events help' 'help' 'intents' 'intents get' 'intents help' 'payment-links' 'payment-links help' 'payment-methods' 'payment-methods get' 'payment-methods help' 'profiles' 'profiles help' 'profiles list' 'profiles remove' 'profiles show' 'profiles use' 'readers' 'readers activation-code' 'readers get' 'readers help' 'refunds' 'refunds get' 'refunds help' 'sandbox' 'sandbox accounts' 'sandbox accounts help' 'sandbox cards' 'sandbox clock' 'sandbox clock help' 'sandbox clock show' 'sandbox help' 'sandbox reset' 'sandbox status' 'sandbox stop' 'subscriptions' 'subscriptions cancel' 'subscriptions get' 'subscriptions help' 'subscriptions pause' 'subscriptions resume' 'subscriptions retry' 'terminal' 'terminal help' 'webhooks' 'webhooks endpoints' 'webhooks endpoints delete' 'webhooks endpoints get' 'webhooks endpoints help' 'webhooks help' 'webhooks rotate-secret'
+        case '' 'charges' 'charges get' 'charges help' 'checkout' 'checkout get' 'checkout help' 'completion' 'customers' 'customers get' 'customers help' 'events' 'events get' 'events help' 'help' 'intents' 'intents get' 'intents help' 'payment-links' 'payment-links get' 'payment-links help' 'payment-methods' 'payment-methods get' 'payment-methods help' 'profiles' 'profiles help' 'profiles list' 'profiles remove' 'profiles show' 'profiles use' 'readers' 'readers activation-code' 'readers get' 'readers help' 'refunds' 'refunds get' 'refunds help' 'sandbox' 'sandbox accounts' 'sandbox accounts help' 'sandbox cards' 'sandbox clock' 'sandbox clock help' 'sandbox clock show' 'sandbox help' 'sandbox reset' 'sandbox status' 'sandbox stop' 'subscriptions' 'subscriptions cancel' 'subscriptions get' 'subscriptions help' 'subscriptions pause' 'subscriptions resume' 'subscriptions retry' 'terminal' 'terminal help' 'webhooks' 'webhooks endpoints' 'webhooks endpoints delete' 'webhooks endpoints get' 'webhooks endpoints help' 'webhooks help' 'webhooks rotate-secret'
             printf '%s\n' '--json' '--profile'
         case 'api'
             printf '%s\n' '--data-json' '--field' '-F' '--idempotency-key' '--json' '--method' '-X' '--profile' '--raw-field' '-f'
@@ -51,6 +47,8 @@ function __pay_value_flags
             printf '%s\n' '--customer' '--json' '--limit' '--payment-intent' '--profile' '--starting-after'
         case 'checkout create'
             printf '%s\n' '--amount' '--cancel-url' '--currency' '--customer' '--description' '--json' '--merchant-name' '--metadata' '--profile' '--success-url'
+        case 'checkout list' 'refunds list'
+            printf '%s\n' '--json' '--limit' '--payment-intent' '--profile' '--starting-after' '--status'
         case 'customers create'
             printf '%s\n' '--email' '--first-name' '--json' '--last-name' '--metadata' '--middle-name' '--phone' '--profile'
         case 'customers list'
@@ -75,6 +73,8 @@ function __pay_value_flags
             printf '%s\n' '--amount' '--description' '--json' '--metadata' '--profile'
         case 'payment-links create'
             printf '%s\n' '--amount' '--cancel-url' '--currency' '--description' '--json' '--merchant-name' '--metadata' '--profile' '--success-url'
+        case 'payment-links list' 'webhooks endpoints list'
+            printf '%s\n' '--json' '--limit' '--profile' '--starting-after'
         case 'payment-methods attach'
             printf '%s\n' '--customer' '--json' '--profile'
         case 'payment-methods create'
@@ -91,8 +91,6 @@ function __pay_value_flags
             printf '%s\n' '--available-amount' '--card' '--card-number' '--json' '--method' '--outcome' '--profile' '--tip-amount'
         case 'refunds create'
             printf '%s\n' '--amount' '--json' '--metadata' '--payment-intent' '--profile' '--reason'
-        case 'refunds list'
-            printf '%s\n' '--json' '--limit' '--payment-intent' '--profile' '--starting-after' '--status'
         case 'sandbox accounts add'
             printf '%s\n' '--account' '--json' '--name' '--profile'
         case 'sandbox clock advance'
@@ -117,8 +115,6 @@ function __pay_value_flags
             printf '%s\n' '--file' '--json' '--override' '--profile'
         case 'webhooks endpoints create'
             printf '%s\n' '--description' '--enabled-events' '--json' '--profile' '--subscription-group' '--url'
-        case 'webhooks endpoints list'
-            printf '%s\n' '--json' '--limit' '--profile' '--starting-after'
         case 'webhooks listen'
             printf '%s\n' '--events' '--exit-after-idle' '--forward-header' '--forward-to' '--from' '--give-up-after' '--json' '--max-events' '--profile' '--route' '--timeout'
     end
@@ -198,6 +194,7 @@ complete -c pay -n '__pay_at \'checkout\'' -f
 complete -c pay -n '__pay_at \'checkout\'' -a 'create' -d 'Create a checkout session: a hosted payment page at checkout_session_url'
 complete -c pay -n '__pay_at \'checkout\'' -a 'get' -d 'Show a checkout session (status open, complete or expired)'
 complete -c pay -n '__pay_at \'checkout\'' -a 'help' -d 'Show help for a command'
+complete -c pay -n '__pay_at \'checkout\'' -a 'list' -d 'List checkout sessions, newest first'
 complete -c pay -n '__pay_at \'checkout\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'checkout create\'' -f
 complete -c pay -n '__pay_at \'checkout create\'' -l amount -x -d 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99 (required; asked for at a terminal)'
@@ -214,7 +211,14 @@ complete -c pay -n '__pay_at \'checkout get\'' -f
 complete -c pay -n '__pay_at \'checkout get\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'checkout get\'' -l open -d 'Open its page in your browser'
 complete -c pay -n '__pay_at \'checkout help\'' -f
-complete -c pay -n '__pay_at \'checkout help\'' -a 'create get'
+complete -c pay -n '__pay_at \'checkout help\'' -a 'create get list'
+complete -c pay -n '__pay_at \'checkout list\'' -f
+complete -c pay -n '__pay_at \'checkout list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
+complete -c pay -n '__pay_at \'checkout list\'' -l help -s h -d 'Show help for the command'
+complete -c pay -n '__pay_at \'checkout list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'checkout list\'' -l payment-intent -x -d 'Only the session of this payment intent'
+complete -c pay -n '__pay_at \'checkout list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
+complete -c pay -n '__pay_at \'checkout list\'' -l status -x -a 'open complete expired' -d 'Only sessions in this status'
 complete -c pay -n '__pay_at \'completion\'' -f
 complete -c pay -n '__pay_at \'completion\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'completion\'' -l write -d 'Write the script (every shell\'s without [shell]) to the package\'s completions/'
@@ -323,7 +327,9 @@ complete -c pay -n '__pay_at \'intents update\'' -l help -s h -d 'Show help for 
 complete -c pay -n '__pay_at \'intents update\'' -l metadata -x -d 'Metadata pair, merged into the existing ones; key= removes a key (repeatable)'
 complete -c pay -n '__pay_at \'payment-links\'' -f
 complete -c pay -n '__pay_at \'payment-links\'' -a 'create' -d 'Create a payment link: a reusable URL to the hosted payment page, each visit its own checkout session'
+complete -c pay -n '__pay_at \'payment-links\'' -a 'get' -d 'Show a payment link'
 complete -c pay -n '__pay_at \'payment-links\'' -a 'help' -d 'Show help for a command'
+complete -c pay -n '__pay_at \'payment-links\'' -a 'list' -d 'List payment links, newest first'
 complete -c pay -n '__pay_at \'payment-links\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'payment-links create\'' -f
 complete -c pay -n '__pay_at \'payment-links create\'' -l amount -x -d 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99 (required; asked for at a terminal)'
@@ -334,8 +340,15 @@ complete -c pay -n '__pay_at \'payment-links create\'' -l help -s h -d 'Show hel
 complete -c pay -n '__pay_at \'payment-links create\'' -l merchant-name -x -d 'Your name as the customer knows it, shown on the page'
 complete -c pay -n '__pay_at \'payment-links create\'' -l metadata -x -d 'Metadata pair (repeatable)'
 complete -c pay -n '__pay_at \'payment-links create\'' -l success-url -x -d 'Where customers go after paying (default: a receipt page)'
+complete -c pay -n '__pay_at \'payment-links get\'' -f
+complete -c pay -n '__pay_at \'payment-links get\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'payment-links help\'' -f
-complete -c pay -n '__pay_at \'payment-links help\'' -a 'create'
+complete -c pay -n '__pay_at \'payment-links help\'' -a 'create get list'
+complete -c pay -n '__pay_at \'payment-links list\'' -f
+complete -c pay -n '__pay_at \'payment-links list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
+complete -c pay -n '__pay_at \'payment-links list\'' -l help -s h -d 'Show help for the command'
+complete -c pay -n '__pay_at \'payment-links list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'payment-links list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'payment-methods\'' -f
 complete -c pay -n '__pay_at \'payment-methods\'' -a 'attach' -d 'Attach a payment method to a customer (emits payment_method.attached)'
 complete -c pay -n '__pay_at \'payment-methods\'' -a 'create' -d 'Create a payment method: a card, or a card presented on a terminal reader (the number and CVC are sent, never stored or shown)'

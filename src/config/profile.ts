@@ -1,4 +1,5 @@
 import { API_KEY_CHARACTERS, API_KEY_CHARACTERS_RULE } from '../domain/secrets.js';
+import { httpUrlRule, isHttpUrlWithoutCredentials } from '../domain/urls.js';
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const SANDBOX_PROFILE = 'sandbox';
@@ -26,12 +27,8 @@ export interface ProfileProblem {
   missing?: boolean;
 }
 
-/** An http(s) URL with no user or password in it: the key goes in its own field, never where a URL is shown. */
-const isBaseUrl = (value: string) => {
-  const url = URL.parse(value);
-  return url !== null && /^https?:$/.test(url.protocol) && url.username === '' && url.password === '';
-};
-export const BASE_URL_RULE = 'must be an http(s) URL without a user or password in it, e.g. https://api.example.com';
+// The key goes in its own field, never where a URL is shown.
+export const BASE_URL_RULE = httpUrlRule('https://api.example.com');
 const aString = (value: unknown) => (typeof value === 'string' ? undefined : 'must be a string');
 const text = (rule: (value: string) => boolean, message: string) => (value: unknown) => aString(value) ?? (rule(value as string) ? undefined : message);
 
@@ -41,7 +38,7 @@ const text = (rule: (value: string) => boolean, message: string) => (value: unkn
  * every command reads a profile, and zod would be most of a short command's start-up.
  */
 const RULES: { [K in keyof Profile]-?: { required: boolean; check: (value: unknown) => string | undefined } } = {
-  base_url: { required: true, check: text(isBaseUrl, BASE_URL_RULE) },
+  base_url: { required: true, check: text(isHttpUrlWithoutCredentials, BASE_URL_RULE) },
   // A word, not a URL or a sentence: what goes in the account header.
   account: { required: true, check: text((v) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(v), 'must be an account id: letters, digits, _ and -, e.g. acct_123') },
   api_key: { required: true, check: text((v) => API_KEY_CHARACTERS.test(v), API_KEY_CHARACTERS_RULE) },

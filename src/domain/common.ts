@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idPattern } from './ids.js';
 import { isCurrency } from './money.js';
+import { httpUrlRule, isHttpUrlWithoutCredentials } from './urls.js';
 
 /** The largest amount the service takes; what a card is charged (amount + tip) is bounded alike. */
 export const MAX_AMOUNT = 99_999_999;
@@ -17,6 +18,15 @@ export const Amount = z
 
 const CURRENCY_RULE = 'must be a lowercase ISO 4217 currency code, e.g. usd, eur or jpy';
 export const Currency = z.string({ error: CURRENCY_RULE }).refine(isCurrency, { error: CURRENCY_RULE });
+
+/**
+ * A URL that is kept and shown (urls.ts), the message naming `example`. z.url parses it
+ * as before (trimmed, `://` required); the rule then refuses a user or password.
+ */
+export const HttpUrlWithoutCredentials = (example: string) => {
+  const error = httpUrlRule(example);
+  return z.url({ protocol: /^https?$/, abort: true, error }).refine(isHttpUrlWithoutCredentials, { error });
+};
 
 export const Metadata = z
   .record(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BaseObject } from './common.js';
+import { type BaseObject, HttpUrlWithoutCredentials } from './common.js';
 import { EventPattern, SUBSCRIPTION_GROUPS, type SubscriptionGroup } from './events.js';
 
 const GROUPS = Object.keys(SUBSCRIPTION_GROUPS) as [SubscriptionGroup, ...SubscriptionGroup[]];
@@ -7,7 +7,7 @@ const GROUPS = Object.keys(SUBSCRIPTION_GROUPS) as [SubscriptionGroup, ...Subscr
 /** `{url, subscription_group}` or `{url, enabled_events}`, exactly one of the two. */
 export const WebhookEndpointCreate = z
   .strictObject({
-    url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, e.g. https://example.com/webhooks' }),
+    url: HttpUrlWithoutCredentials('https://example.com/webhooks'),
     subscription_group: z.enum(GROUPS, { error: `must be one of: ${GROUPS.join(', ')}` }).optional(),
     enabled_events: z
       .array(z.union([z.literal('*'), EventPattern]), { error: 'must be a list of event types, or ["*"] for every type' })

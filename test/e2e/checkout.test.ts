@@ -259,3 +259,45 @@ describe.skipIf(!chromiumPath)('hosted checkout page in a real browser', () => {
     });
   });
 });
+
+// The CLI's verbs on checkout sessions and payment links: no browser needed.
+describe('pay checkout list, pay payment-links get and list', () => {
+  let sb: SandboxHandle;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+  afterAll(async () => {
+    await sb?.stop();
+  });
+
+  const session = () => sb.json(['checkout', 'create', '--amount', '1099', '--currency', 'usd', '--success-url', 'https://shop.example/done', '--cancel-url', 'https://shop.example/cart']);
+
+  it('lists checkout sessions newest first, by status and by payment intent', async () => {
+    const first = await session();
+    const second = await session();
+    const ids = async (...flags: string[]) => (await sb.json(['checkout', 'list', ...flags])).data.map((s: { id: string }) => s.id);
+    expect(await ids()).toEqual([second.id, first.id]);
+    expect(await ids('--limit', '1')).toEqual([second.id]);
+    expect(await ids('--status', 'open')).toEqual([second.id, first.id]);
+    expect(await ids('--status', 'complete')).toEqual([]);
+    expect(await ids('--payment-intent', first.payment_intent_id)).toEqual([first.id]);
+    const bad = await sb.pay(['checkout', 'list', '--status', 'paid']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--status');
+  });
+
+  it('gets a payment link by id and lists them newest first; an unknown id exits 4', async () => {
+    const first = await sb.json(['payment-links', 'create', '--amount', '2500', '--currency', 'eur', '--description', 'Gift card']);
+    const second = await sb.json(['payment-links', 'create', '--amount', '500', '--currency', 'usd']);
+    expect(await sb.json(['payment-links', 'get', first.id])).toEqual(first);
+    expect((await sb.json(['payment-links', 'list'])).data).toEqual([second, first]);
+    expect((await sb.json(['payment-links', 'list', '--limit', '1'])).data).toEqual([second]);
+    const human = await sb.pay(['payment-links', 'list']);
+    expect(human.exitCode).toBe(0);
+    expect(human.stdout.split('\n')[0]).toContain(second.id);
+    const unknown = await sb.pay(['payment-links', 'get', 'plink_unknown0000000000000000']);
+    expect(unknown.exitCode).toBe(4);
+    const otherKind = await sb.pay(['payment-links', 'get', first.id.replace('plink_', 'cs_')]);
+    expect(otherKind.exitCode).toBe(2);
+  });
+});

@@ -276,7 +276,10 @@ describe('pay webhooks listen', () => {
   it('checks its flags before connecting', async () => {
     for (const [args, message] of [
       [[], /Missing --forward-to/],
-      [['--forward-to', 'localhost:3000'], /Invalid --forward-to 'localhost:3000'/],
+      [['--forward-to', 'localhost:3000'], /Invalid --forward-to: must be an http\(s\) URL/],
+      // Its lines show the URLs and its spool keeps them: a password in one would be shown.
+      [['--forward-to', 'http://user:hunter2@localhost:3000/hook'], /Invalid --forward-to: must be an http\(s\) URL without a user or password in it/],
+      [['--forward-to', app.url(), '--route', 'customer.*=http://token@localhost:3000/c'], /Invalid --route: must be an http\(s\) URL without a user or password in it/],
       [['--forward-to', app.url(), '--events', 'customer.craeted'], /--events.*unknown event type 'customer\.craeted'/],
       [['--forward-to', app.url(), '--route', 'customer.*'], /Invalid --route 'customer\.\*': expected pattern=url/],
       [['--forward-to', app.url(), '--forward-header', 'no colon'], /Invalid --forward-header/],
@@ -285,6 +288,7 @@ describe('pay webhooks listen', () => {
       const result = await sb.pay(['webhooks', 'listen', ...args]);
       expect(result.exitCode, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toMatch(/hunter2|token@/);
     }
   });
 });

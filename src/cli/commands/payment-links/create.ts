@@ -1,7 +1,8 @@
 import { type PaymentLink, PaymentLinkCreate } from '../../../domain/checkout.js';
 import { bodyFrom, defineCommand, flag } from '../../command.js';
 import { moneyFlags, moneyFrom } from '../../prompts.js';
-import { pageFlags, paymentLinkFields } from '../checkout/view.js';
+import { pageFlags } from '../checkout/view.js';
+import { paymentLinkFields } from './view.js';
 
 const flags = {
   ...moneyFlags,

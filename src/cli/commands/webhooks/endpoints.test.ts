@@ -33,4 +33,18 @@ describe('pay webhooks endpoints', () => {
     const neither = await sb.http('POST', '/v1/webhook-endpoints', { url: 'https://example.com' });
     expect(neither.body.error).toMatchObject({ code: 'parameter_missing', param: 'enabled_events' });
   });
+
+  it('refuses a URL with a user or password in it, by the rule of a profile\'s base URL: it would be shown in get, list and the delivery log', async () => {
+    const before = (await sb.http('GET', '/v1/webhook-endpoints?limit=100')).body.data;
+    for (const url of ['http://user:hunter2@localhost:4242/hook', 'https://token@example.com/hooks', 'http://:hunter2@127.0.0.1:4242/hook']) {
+      const api = await sb.http('POST', '/v1/webhook-endpoints', { url, enabled_events: ['*'] });
+      expect(api.status, url).toBe(400);
+      expect(api.body.error, url).toMatchObject({ code: 'parameter_invalid', param: 'url', message: 'Invalid url: must be an http(s) URL without a user or password in it, e.g. https://example.com/webhooks' });
+      const cli = await sb.pay(['webhooks', 'endpoints', 'create', '--url', url, '--enabled-events', '*']);
+      expect(cli.code, url).toBe(2);
+      expect(cli.stderr).toContain('Invalid --url: must be an http(s) URL without a user or password in it');
+      expect(cli.stderr).not.toContain('hunter2');
+    }
+    expect((await sb.http('GET', '/v1/webhook-endpoints?limit=100')).body.data).toEqual(before);
+  });
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { HttpUrlWithoutCredentials } from '../../../domain/common.js';
 import { EventPattern } from '../../../domain/events.js';
 import type { DeliveryResult, Routing, RunEnd } from '../../../webhooks/forwarder.js';
 import { defineCommand, flag, type OptionsOf } from '../../command.js';
@@ -9,7 +9,8 @@ import { eventIdArg, eventTypesArg } from '../events/view.js';
 import { listenSink } from './view.js';
 import { plural } from '../../io/io.js';
 
-const TargetUrl = z.url({ protocol: /^https?$/ });
+// Its lines show the URLs and its spool keeps them: by the rule of a webhook endpoint's URL.
+const TargetUrl = HttpUrlWithoutCredentials('http://localhost:4242/webhooks');
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const flags = {
@@ -44,8 +45,10 @@ export const listen = defineCommand({
   run: (options, f) => run(options, f),
 });
 
+/** The URL is not repeated: it may carry a password. */
 function checkUrl(flag: string, url: string): string {
-  if (!TargetUrl.safeParse(url).success) throw new UsageError(`Invalid ${flag} '${url}': must be an http:// or https:// URL, e.g. http://localhost:4242/webhooks.`);
+  const result = TargetUrl.safeParse(url);
+  if (!result.success) throw new UsageError(`Invalid ${flag}: ${result.error.issues[0]!.message}.`);
   return url;
 }
 
