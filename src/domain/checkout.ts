@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { Amount, type BaseObject, Currency, IdOf, LineText, ListQuery, Metadata } from './common.js';
+import { Amount, type BaseObject, Currency, HttpUrlWithoutCredentials, IdOf, LineText, ListQuery, Metadata } from './common.js';
 import { parseExpiry, PaymentMethodCreate } from './payment-methods.js';
 
-const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, e.g. https://example.com/done' });
+const HttpUrl = HttpUrlWithoutCredentials('https://example.com/done');
 
 /** What the customer pays for, and who is paid: shown on the hosted page (which escapes it). */
 const PageDetails = {

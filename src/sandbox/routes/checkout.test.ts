@@ -33,6 +33,17 @@ describe('checkout sessions', () => {
     expect(res.body).toContain('<form method="post"');
   });
 
+  it('refuses a success_url or cancel_url with a user or password in it: it would be shown in lists and followed by the browser', async () => {
+    const before = (await s.call('GET', '/v1/checkout-sessions?limit=100')).body.data.length;
+    for (const field of ['success_url', 'cancel_url']) {
+      const res = await s.call('POST', '/v1/checkout-sessions', { amount: 1099, currency: 'usd', success_url: 'https://shop.example/done', cancel_url: 'https://shop.example/cart', [field]: 'https://shop:s3cret@shop.example/x' });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param: field, message: `Invalid ${field}: must be an http(s) URL without a user or password in it, e.g. https://example.com/done` });
+      expect(JSON.stringify(res.body)).not.toContain('s3cret');
+    }
+    expect((await s.call('GET', '/v1/checkout-sessions?limit=100')).body.data).toHaveLength(before);
+  });
+
   it('pays with a test card and redirects to success_url with the session id', async () => {
     const cs = await session();
     const res = await submit(cs.id, { number: '4242 4242 4242 4242', exp: '12 / 34', cvc: '123', zip: '94110' });
