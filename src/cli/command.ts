@@ -227,7 +227,17 @@ export function defineCommand<const A extends Args = Record<never, never>, const
     spec,
     run: (options, f) => spec.run(options, f),
     register(parent, f) {
-      return definition.configure(parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.description), f);
+      const command = parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.description);
+      if (spec.isDefault && args.length === 0) {
+        // Commander hands a default command whatever follows its parent that is not a verb, so a
+        // misspelt verb (`clock advnce --days 1`) would be an unknown option of the default or too
+        // many arguments for it: it is an unknown command of the parent, with commander's suggestion.
+        parent.hook('preSubcommand', (self, sub) => {
+          const first = self.args[0];
+          if (sub === command && first !== undefined && first !== command.name()) (self as Command & { unknownCommand(): never }).unknownCommand();
+        });
+      }
+      return definition.configure(command, f);
     },
     configure(command, f) {
       for (const [, a] of args) {
