@@ -173,7 +173,7 @@ complete -c pay -n '__pay_at \'api\'' -l field -s F -x -d 'A typed field: true, 
 complete -c pay -n '__pay_at \'api\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'api\'' -l idempotency-key -x -d 'Send this Idempotency-Key (to replay a write deliberately)'
 complete -c pay -n '__pay_at \'api\'' -l method -s X -x -d 'HTTP method, as gh api takes it: GET, POST, PUT, DELETE (default: GET, or POST when fields are given)'
-complete -c pay -n '__pay_at \'api\'' -l raw-field -s f -x -d 'A string field (a query parameter for GET); repeatable; dotted keys nest, key[]=v appends'
+complete -c pay -n '__pay_at \'api\'' -l raw-field -s f -x -d 'A string field (a query parameter for GET); repeatable; key.sub=v and key[sub]=v nest, key[]=v appends'
 complete -c pay -n '__pay_at \'charges\'' -f
 complete -c pay -n '__pay_at \'charges\'' -a 'get' -d 'Show a charge (amount_captured below amount means a partial authorization)'
 complete -c pay -n '__pay_at \'charges\'' -a 'help' -d 'Show help for a command'

@@ -1,5 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { z } from 'zod';
+import { clip } from '../domain/errors.js';
+import { ID_PREFIX, idPattern, type ObjectKind } from '../domain/ids.js';
 import { UsageError } from './errors.js';
 import type { Factory } from './factory.js';
 import { checkedBody, flagOf, intArg, keyValueArg, listArg, withExamples } from './flags.js';
@@ -38,6 +40,8 @@ export interface Arg<T> {
   readonly name: string;
   readonly description: string;
   readonly choices?: readonly string[] | undefined;
+  /** The prefix an id argument starts with: an id of another kind (`customers get pi_…`) is a usage error, before any request. */
+  readonly prefix?: string | undefined;
   /** Carries the value's type only. */
   readonly type?: T;
 }
@@ -114,6 +118,8 @@ export const flag = {
 
 export const arg = {
   required: (name: `<${string}>`, description: string): Arg<string> => ({ name, description }),
+  /** `<id>` of an object of this kind, e.g. `arg.id('customer', 'Customer id (cus_…)')`. */
+  id: (kind: ObjectKind, description: string): Arg<string> => ({ name: '<id>', description, prefix: ID_PREFIX[kind] }),
   optional: (name: `[${string}]`, description: string): Arg<string | undefined> => ({ name, description }),
   /** One of `values` (checked by commander, offered by completion). */
   choice: <const V extends string>(name: `[${string}]`, description: string, values: readonly V[]): Arg<V | undefined> => ({ name, description, choices: values }),
@@ -221,7 +227,17 @@ export function defineCommand<const A extends Args = Record<never, never>, const
     spec,
     run: (options, f) => spec.run(options, f),
     register(parent, f) {
-      return definition.configure(parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.description), f);
+      const command = parent.command(spec.name, { isDefault: spec.isDefault }).description(spec.description);
+      if (spec.isDefault && args.length === 0) {
+        // Commander hands a default command whatever follows its parent that is not a verb, so a
+        // misspelt verb (`clock advnce --days 1`) would be an unknown option of the default or too
+        // many arguments for it: it is an unknown command of the parent, with commander's suggestion.
+        parent.hook('preSubcommand', (self, sub) => {
+          const first = self.args[0];
+          if (sub === command && first !== undefined && first !== command.name()) (self as Command & { unknownCommand(): never }).unknownCommand();
+        });
+      }
+      return definition.configure(command, f);
     },
     configure(command, f) {
       for (const [, a] of args) {
@@ -259,7 +275,13 @@ export function defineCommand<const A extends Args = Record<never, never>, const
         if (contradiction !== undefined) throw new UsageError(contradiction);
         const parsed = received[args.length] as Record<string, unknown>;
         const options: Record<string, unknown> = {};
-        args.forEach(([key], i) => (options[key] = received[i]));
+        args.forEach(([key, given], i) => {
+          const value = received[i];
+          if (given.prefix !== undefined && typeof value === 'string' && !idPattern(given.prefix).test(value)) {
+            throw new UsageError(`Invalid ${given.name} '${clip(value)}': must be an id starting with ${given.prefix}_.`);
+          }
+          options[key] = value;
+        });
         for (const [key, attribute, clearable] of attributes) options[key] = clearable && parsed[attribute] === false ? null : parsed[attribute];
         if (spec.jsonLines !== undefined) f.io.refuseFields(`${command.name()} prints JSON lines of several kinds`);
         if (spec.fields) f.io.declareFields(spec.fields);

@@ -91,12 +91,12 @@ export function splitPair(pair: string, flag: string): [string, string] {
   return [pair.slice(0, eq), pair.slice(eq + 1)];
 }
 
-/** Fields as a body: dotted keys nest, `key[]` appends. */
+/** Fields as a body: dotted keys nest, and `key[subkey]` as gh api spells it; `key[]` appends. */
 export function bodyFromFields(fields: Array<[string, unknown]>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [rawKey, value] of fields) {
     const append = rawKey.endsWith('[]');
-    const keys = (append ? rawKey.slice(0, -2) : rawKey).split('.');
+    const keys = (append ? rawKey.slice(0, -2) : rawKey).replace(/\[([^[\]]+)\]/g, '.$1').split('.');
     let target = body;
     for (const key of keys.slice(0, -1)) {
       const next = target[key];

@@ -52,6 +52,8 @@ describe('usage errors', () => {
   it('an unknown command or flag is one ✗ line with the suggestion, then a pointer to --help', async () => {
     expect(await pay(['intnets'])).toEqual({ code: 2, stdout: '', stderr: "✗ Unknown command 'intnets'. Did you mean intents?\n  Run 'pay --help' for usage." });
     expect(await pay(['customers', 'lst'])).toEqual({ code: 2, stdout: '', stderr: "✗ Unknown command 'lst'. Did you mean list?\n  Run 'pay customers --help' for usage." });
+    // A group with a default command (pay sandbox clock shows the clock) is no different: a misspelt verb is not an argument of the default.
+    expect(await pay(['sandbox', 'clock', 'advnce', '--days', '1'])).toEqual({ code: 2, stdout: '', stderr: "✗ Unknown command 'advnce'. Did you mean advance?\n  Run 'pay sandbox clock --help' for usage." });
     expect(await pay(['customers', 'list', '--limt', '3'])).toEqual({
       code: 2,
       stdout: '',

@@ -31,6 +31,23 @@ describe('exit codes (DESIGN.md section 8)', () => {
     for (const result of [typo, flag, value, missing]) expect(result.stdout).toBe('');
   });
 
+  it('2 for an <id> of another kind, on every command taking one, before any request', async () => {
+    const commands = [
+      ['checkout', 'get', 'pi_1', 'cs_'],
+      ['payment-methods', 'attach', 'cus_1', 'pm_', '--customer', 'cus_1'],
+      ['readers', 'present', 'pi_1', 'tmr_', '--outcome', 'approved'],
+      ['subscriptions', 'update', 'pi_1', 'sub_', '--metadata', 'k=v'],
+      ['subscriptions', 'schedule', 'pi_1', 'sub_'],
+      ['subscriptions', 'cancel', 'pi_1', 'sub_', '--yes'],
+    ];
+    for (const [noun, verb, id, prefix, ...flags] of commands) {
+      const result = await sb.pay([noun!, verb!, id!, ...flags, '--verbose']);
+      expect(result.code, `${noun} ${verb}`).toBe(2);
+      expect(result.stderr).toContain(`Invalid <id> '${id}': must be an id starting with ${prefix}.`);
+      expect(result.stderr, `${noun} ${verb} made a request`).not.toMatch(/^> /m);
+    }
+  });
+
   it('3 for a key the service refuses', async () => {
     const result = await sb.pay(['customers', 'list'], { env: { PAY_API_KEY: 'sk_test_wrong_0123456789abcdef' } });
     expect(result.code).toBe(3);

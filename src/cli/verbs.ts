@@ -1,12 +1,10 @@
 import type { z } from 'zod';
 import type { ListPage } from '../domain/common.js';
 import type { EndpointName } from '../domain/endpoints.js';
-import { clip } from '../domain/errors.js';
-import { ID_PREFIX, idPattern } from '../domain/ids.js';
+import type { ObjectKind } from '../domain/ids.js';
 import { type Arg, arg, bodyFrom, type CommandDefinition, defineCommand, fieldsFrom, flag, type Flag, type OptionsOf } from './command.js';
 import type { Factory } from './factory.js';
 import type { Column } from './io/io.js';
-import { UsageError } from './errors.js';
 import { confirmDestructive, yesFlag } from './prompts.js';
 
 /*
@@ -38,12 +36,8 @@ interface ByIdSpec<T, F extends Flags> {
 
 const printObject = (f: Factory, value: unknown) => f.io.printObject(value as object);
 
-/** An id of another kind (`customers get pi_…`) is a usage error, before any request. */
-function checkId(endpoint: EndpointName, id: string): void {
-  const kind = endpoint.slice(0, endpoint.indexOf('.')).replace(/s$/, '');
-  const prefix = (ID_PREFIX as Record<string, string>)[kind];
-  if (prefix !== undefined && !idPattern(prefix).test(id)) throw new UsageError(`Invalid <id> '${clip(id)}': must be an id starting with ${prefix}_.`);
-}
+/** The kind of object an endpoint acts on: `payment_intents.capture` → `payment_intent`. */
+const kindOf = (endpoint: EndpointName) => endpoint.slice(0, endpoint.indexOf('.')).replace(/s$/, '') as ObjectKind;
 
 /** A command on one object: `<id>`, flags making an optional body, one call, the answer shown. */
 export function stateCommand<T, const F extends Flags = Record<never, never>>(name: string, endpoint: EndpointName, spec: ByIdSpec<T, F>) {
@@ -51,12 +45,11 @@ export function stateCommand<T, const F extends Flags = Record<never, never>>(na
   return defineCommand({
     name,
     description: spec.description,
-    args: { id: arg.required('<id>', spec.id) },
+    args: { id: arg.id(kindOf(endpoint), spec.id) },
     flags,
     examples: spec.examples,
     fields: spec.fields,
     async run(options, f) {
-      checkId(endpoint, options.id);
       const body = spec.body ? bodyFrom(await spec.body(), flags, options) : undefined;
       if (spec.destructive) await confirmDestructive(f.io, options.yes === true, spec.destructive.what, spec.destructive.question(options.id));
       const client = await f.client();

@@ -42,6 +42,15 @@ describe('pay api, spelled as gh api is', () => {
     }
   });
 
+  it('nests key[subkey]=value as gh api does, as dotted keys do, and appends with key[]', async () => {
+    const result = await sb.pay(['api', '/v1/payment-methods', '-f', 'type=card', '-f', 'card[number]=4242424242424242', '-F', 'card[exp_month]=12', '-F', 'card.exp_year=2034', '-f', 'card[cvc]=123', '-f', 'metadata[plan]=gold']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ type: 'card', card: { last4: '4242', exp_month: 12, exp_year: 2034 }, metadata: { plan: 'gold' } });
+    const types = await sb.pay(['api', '/v1/payment-intents', '-F', 'amount=100', '-f', 'currency=usd', '-f', 'payment_method_types[]=card']);
+    expect(types.code, types.stderr).toBe(0);
+    expect(JSON.parse(types.stdout)).toMatchObject({ payment_method_types: ['card'] });
+  });
+
   it('keeps the method-first form', async () => {
     const result = await sb.pay(['api', 'GET', '/v1/customers', '-F', 'limit=1']);
     expect(result.code, result.stderr).toBe(0);

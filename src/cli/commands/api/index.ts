@@ -26,7 +26,7 @@ const args = {
 };
 const flags = {
   methodFlag: flag.string('-X, --method <method>', `HTTP method, as gh api takes it: ${METHODS.join(', ')} (default: GET, or POST when fields are given)`),
-  rawField: flag.repeated('-f, --raw-field <key=value>', 'A string field (a query parameter for GET); repeatable; dotted keys nest, key[]=v appends', fieldFlag(false)),
+  rawField: flag.repeated('-f, --raw-field <key=value>', 'A string field (a query parameter for GET); repeatable; key.sub=v and key[sub]=v nest, key[]=v appends', fieldFlag(false)),
   field: flag.repeated('-F, --field <key=value>', 'A typed field: true, false, null and whole numbers as JSON, @file a file\'s contents, @- stdin, else a string; repeatable', fieldFlag(true)),
   dataJson: flag.string('--data-json <json>', 'The whole body as JSON'),
   idempotencyKey: flag.string('--idempotency-key <key>', 'Send this Idempotency-Key (to replay a write deliberately)'),

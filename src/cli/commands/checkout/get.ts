@@ -6,7 +6,7 @@ import { checkoutSessionFields } from './view.js';
 export const get = defineCommand({
   name: 'get',
   description: 'Show a checkout session (status open, complete or expired)',
-  args: { id: arg.required('<id>', 'Checkout session id (cs_…)') },
+  args: { id: arg.id('checkout_session', 'Checkout session id (cs_…)') },
   flags: { open: flag.bool('--open', 'Open its page in your browser') },
   examples: ['pay checkout get cs_123', 'pay checkout get cs_123 --open'],
   fields: checkoutSessionFields,

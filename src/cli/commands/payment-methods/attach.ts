@@ -7,7 +7,7 @@ const flags = { customer: flag.string('--customer <cus_id>', 'Customer to attach
 export const attach = defineCommand({
   name: 'attach',
   description: 'Attach a payment method to a customer (emits payment_method.attached)',
-  args: { id: arg.required('<id>', 'Payment method id (pm_…)') },
+  args: { id: arg.id('payment_method', 'Payment method id (pm_…)') },
   flags,
   examples: ['pay payment-methods attach pm_123 --customer cus_123'],
   fields: paymentMethodFields,

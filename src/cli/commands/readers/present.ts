@@ -19,7 +19,7 @@ const flags = {
 export const present = defineCommand({
   name: 'present',
   description: 'Sandbox only: present a card on a reader that waits for one (a requires_action intent, or a same-day processor B refund); a declined card exits 6, for a payment or a refund',
-  args: { id: arg.required('<id>', 'Terminal reader id (tmr_…)') },
+  args: { id: arg.id('terminal_reader', 'Terminal reader id (tmr_…)') },
   flags,
   examples: [
     'pay readers present tmr_123                       # approved',

@@ -13,7 +13,7 @@ export interface ScheduleOptions {
 export const schedule = defineCommand({
   name: 'schedule',
   description: 'Print the upcoming due dates of a subscription, computed from its anchor (none once canceled)',
-  args: { id: arg.required('<id>', 'Subscription id (sub_…)') },
+  args: { id: arg.id('subscription', 'Subscription id (sub_…)') },
   flags: { count: flag.int('--count <n>', 'How many dates, 1 to 1000', { default: 5 }) },
   examples: ['pay subscriptions schedule sub_123', 'pay subscriptions schedule sub_123 --count 12 --json'],
   fields: ['payment', 'date'],

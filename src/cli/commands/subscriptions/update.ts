@@ -22,7 +22,7 @@ const flags = {
 export const update = defineCommand({
   name: 'update',
   description: 'Change a subscription\'s payment method, metadata, platform fee or cancel_at (customer and billing cycle are fixed)',
-  args: { id: arg.required('<id>', 'Subscription id (sub_…)') },
+  args: { id: arg.id('subscription', 'Subscription id (sub_…)') },
   flags,
   examples: [
     'pay subscriptions update sub_123 --payment-method pm_456',
