@@ -2,8 +2,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sandboxDbFile } from '../../src/config/paths.js';
+import { lockHolder } from '../../src/infra/pid-lock.js';
 import { baseEnv, configDirs, PAY_BIN, readConfig as config, runPay } from './harness.js';
 import { freePort } from './net.js';
+import { until } from '../support/wait.js';
 
 // Several pay processes at once on one config dir: a CI job running its tests in
 // parallel, a developer with listen in one terminal and commands in another.
@@ -43,7 +46,10 @@ describe('pay processes at once on one config dir', () => {
     const orphan = spawn(process.execPath, [PAY_BIN, 'sandbox', 'start', '--json', '--port', new URL(env.PAY_BASE_URL!).port], { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env });
     orphan.stdout.destroy();
     orphan.unref();
-    // The next command, while that sandbox starts: it holds the database, and then answers.
+    // The next command, while that sandbox starts: once it holds the database (before that, on a
+    // busy machine, the next command could start a sandbox of its own first, which is fine but
+    // not this case), and then answers.
+    await until(() => lockHolder(`${sandboxDbFile(dir)}.lock`), (holder) => holder === orphan.pid, 'the started sandbox to hold its database', 30_000);
     const next = await runPay(['customers', 'list', '--json'], { env });
     expect({ exit: next.exitCode, stderr: next.stderr }).toMatchObject({ exit: 0 });
     expect(JSON.parse(next.stdout)).toMatchObject({ object: 'list' });
