@@ -63,3 +63,16 @@ export class CheckFailedError extends Error {
   override name = 'CheckFailedError';
 }
 
+
+const HINTS = new WeakMap<Error, string>();
+
+/**
+ * The next step, in the CLI's words, for an error from below (the service's message
+ * serves any client): main shows it under the message. Returns the error, to rethrow.
+ */
+export function withHint(error: unknown, hint: string): unknown {
+  if (error instanceof Error) HINTS.set(error, hint);
+  return error;
+}
+
+export const hintOf = (error: unknown): string | undefined => (error instanceof Error ? HINTS.get(error) : undefined);

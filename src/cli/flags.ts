@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { z } from 'zod';
-import { isMissingIssue } from '../domain/errors.js';
+import { isMissingIssue, pairOf } from '../domain/errors.js';
 import { UsageError } from './errors.js';
 
 /**
@@ -57,9 +57,15 @@ export function checkedBody<S extends z.ZodType>(schema: S, fields: Record<strin
   const issue = result.error.issues[0]!;
   const path = issue.path.map(String);
   const param = issue.code === 'unrecognized_keys' ? [...path, issue.keys[0]].join('.') : path.join('.');
+  const pair = pairOf(issue);
+  if (pair) throw new UsageError(pairMessage([flag(pair[0]), flag(pair[1])], isMissingIssue(issue)));
   if (isMissingIssue(issue)) throw new UsageError(`Missing ${flag(param)}: ${issue.code === 'custom' ? issue.message : 'it is required'}.`);
   throw new UsageError(`Invalid ${flag(param)}: ${issue.message}.`.replace(/\.\.$/, '.'));
 }
+
+/** Two flags of which one is needed, given neither (`missing`) or both. */
+export const pairMessage = ([a, b]: readonly [string, string], missing: boolean) =>
+  missing ? `Missing ${a} or ${b}: give one of them.` : `${a} and ${b} cannot be used together: choose one.`;
 
 /** Help text with examples, shown after the options. */
 export function withExamples(command: Command, ...examples: string[]): Command {

@@ -31,6 +31,20 @@ describe('exit codes (DESIGN.md section 8)', () => {
     for (const result of [typo, flag, value, missing]) expect(result.stdout).toBe('');
   });
 
+  it('2 for a pair of flags of which one is needed, given neither or both: the message names the flags, not the request fields', async () => {
+    const neither = await sb.pay(['sandbox', 'clock', 'advance']);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain('Missing --to or --days: give one of them.');
+    const both = await sb.pay(['sandbox', 'clock', 'advance', '--to', '2030-02-01', '--days', '3']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--to and --days cannot be used together: choose one.');
+    // Of a field's two spellings, the one given.
+    const card = await sb.pay(['readers', 'present', 'tmr_123', '--outcome', 'approved', '--card-number', '4242424242424242']);
+    expect(card.code).toBe(2);
+    expect(card.stderr).toContain('--outcome and --card-number cannot be used together: choose one.');
+    for (const result of [neither, both, card]) expect(result.stderr).not.toMatch(/\b(to or days|card_number)\b/);
+  });
+
   it('2 for an <id> of another kind, on every command taking one, before any request', async () => {
     const commands = [
       ['checkout', 'get', 'pi_1', 'cs_'],

@@ -4,7 +4,7 @@ import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { LockedError } from '../infra/pid-lock.js';
 import { ListenError } from '../webhooks/errors.js';
-import { CancelError, CheckFailedError, ConflictError, DeclinedError, NotRunningError, PartialError, PortInUseError, UsageError } from './errors.js';
+import { CancelError, CheckFailedError, ConflictError, DeclinedError, hintOf, NotRunningError, PartialError, PortInUseError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
 import { fieldsArg, groupExamples } from './flags.js';
 import { IO, type Streams } from './io/io.js';
@@ -257,6 +257,8 @@ function report(error: unknown, io: IO, json: boolean): number {
     io.error(`${error.message} (${details})`);
     const intent = error.extra.payment_intent as { id?: string } | undefined;
     if (intent?.id) io.info(`  payment intent: ${intent.id}`);
+    const hint = hintOf(error);
+    if (hint) io.info(`  ${hint}`);
   } else if (error instanceof NetworkError) {
     io.error(error.message);
     io.info('  Is it running? Check with: pay sandbox status (or your profile: pay profiles show)');

@@ -98,6 +98,19 @@ export const idempotencyKeyReused = (key: string) =>
 export const requiredIssue = (path: Array<string | number>, message: string) =>
   ({ code: 'custom', path, message, params: { missing: true } }) as const;
 
+/**
+ * Two fields of which one is given, given neither or both: the issue names the pair
+ * (`params.pair`), so the service words it by field and the CLI by flag.
+ */
+export const neitherIssue = (pair: readonly [string, string], message = `give one of ${pair[0]} or ${pair[1]}`) =>
+  ({ code: 'custom' as const, path: [pair[0]], message, params: { missing: true, pair } });
+export const bothIssue = (pair: readonly [string, string], message = `give ${pair[0]} or ${pair[1]}, not both`) =>
+  ({ code: 'custom' as const, path: [pair[1]], message, params: { pair } });
+
+/** The two fields of a neitherIssue or bothIssue. */
+export const pairOf = (issue: z.core.$ZodIssue): readonly [string, string] | undefined =>
+  issue.code === 'custom' ? (issue.params?.pair as readonly [string, string] | undefined) : undefined;
+
 /** True when an issue is about an absent field (absent input, of any type or choice, or a requiredIssue). */
 export function isMissingIssue(issue: z.core.$ZodIssue): boolean {
   const absent = (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') && issue.input === undefined;

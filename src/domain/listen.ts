@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EventPatternList, type Event } from './events.js';
+import { bothIssue } from './errors.js';
 
 // The listen tunnel's protocol, shared by the sandbox's hub (src/sandbox/hub/listen.ts,
 // where it is described) and the CLI's tunnel client (src/webhooks/tunnel.ts).
@@ -19,7 +20,7 @@ export const ListenQuery = z
     listener: z.string().regex(/^lsn_[A-Za-z0-9]{8,64}$/, { error: 'must be a listener id (lsn_…)' }).optional(),
   })
   .superRefine((value, ctx) => {
-    if (value.after !== undefined && value.from !== undefined) ctx.addIssue({ code: 'custom', path: ['from'], message: 'give after or from, not both' });
+    if (value.after !== undefined && value.from !== undefined) ctx.addIssue(bothIssue(['after', 'from']));
   });
 export type ListenQuery = z.infer<typeof ListenQuery>;
 

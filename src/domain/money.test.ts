@@ -10,6 +10,15 @@ describe('currencies (ISO 4217, lowercase)', () => {
     for (const code of ['xyz', 'qqq', 'abc', 'USD', 'Usd', 'us', 'usdd', '']) expect(isCurrency(code)).toBe(false);
   });
 
+  // Intl's list has more than money one can charge in: ISO 4217's X codes that are no currency (drawing rights, metals, testing) and withdrawn currencies.
+  it('refuses codes that are no currency to charge in: special drawing rights, metals, funds, testing, withdrawn', () => {
+    for (const code of ['xaf', 'xof', 'xpf', 'xcd', 'xcg', 'sle', 'zwg', 'ves']) expect(isCurrency(code), code).toBe(true);
+    for (const code of ['xau', 'xag', 'xdr', 'xsu', 'xts', 'xxx', 'xua', 'usn', 'clf', 'hrk', 'cuc', 'sll', 'zwl', 'ang']) expect(isCurrency(code), code).toBe(false);
+    expect(() => parseOrThrow(PaymentIntentCreate, { amount: 100, currency: 'xdr', payment_method_types: ['card'] })).toThrow(
+      expect.objectContaining({ status: 400, param: 'currency', message: 'Invalid currency: must be a lowercase ISO 4217 currency code, e.g. usd, eur or jpy' }),
+    );
+  });
+
   it('one schema: an unknown or uppercase code is a 400 naming currency', () => {
     for (const currency of ['qqq', 'abc', 'USD']) {
       expect(Currency.safeParse(currency).success).toBe(false);

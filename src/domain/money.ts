@@ -3,9 +3,22 @@
 
 let codes: ReadonlySet<string> | undefined;
 
-/** True for a lowercase ISO 4217 code in circulation (`usd`, `jpy`), false for `USD` or `xyz`. */
+/**
+ * Codes of Intl's list (or of ISO 4217) that are no money to charge in. ISO 4217's X
+ * codes for special drawing rights, units of account, precious metals, testing and "no
+ * currency" (xaf, xof, xpf, xcd, xcg are currencies and stay), and its fund codes. And
+ * the withdrawn currencies Node 24's Intl still lists: ang (replaced by xcg, 2025), cuc
+ * (2021), hrk (replaced by eur, 2023), sll (replaced by sle, 2024), zwl (replaced by zwg, 2024).
+ */
+const NOT_CHARGEABLE = [
+  ...['xag', 'xau', 'xba', 'xbb', 'xbc', 'xbd', 'xdr', 'xpd', 'xpt', 'xsu', 'xts', 'xua', 'xxx'],
+  ...['bov', 'che', 'chw', 'clf', 'cou', 'mxv', 'usn', 'uyi', 'uyw'],
+  ...['ang', 'cuc', 'hrk', 'sll', 'zwl'],
+];
+
+/** True for a lowercase ISO 4217 code of a currency in circulation (`usd`, `jpy`), false for `USD`, `xyz`, `xau` or `hrk`. */
 export function isCurrency(code: string): boolean {
-  codes ??= new Set(Intl.supportedValuesOf('currency').map((c) => c.toLowerCase()));
+  codes ??= new Set(Intl.supportedValuesOf('currency').map((c) => c.toLowerCase()).filter((c) => !NOT_CHARGEABLE.includes(c)));
   return codes.has(code);
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { detectBrand, luhnValid } from './cards.js';
 import type { BaseObject } from './common.js';
 import { ListQuery, MAX_AMOUNT } from './common.js';
-import { parseOrThrow } from './errors.js';
+import { bothIssue, parseOrThrow } from './errors.js';
 
 // DESIGN section 7. Processor A has two models, processor B three (spec section 1).
 export const PROCESSORS = ['A', 'B'] as const;
@@ -122,7 +122,7 @@ export function outcomeOrCard(
   ctx: z.RefinementCtx,
 ): void {
   if (body.outcome !== undefined && body.card_number !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['card_number'], message: 'give outcome or card_number, not both' });
+    ctx.addIssue(bothIssue(['outcome', 'card_number']));
   }
   if (PAYING_OUTCOMES.has(body.outcome)) return;
   for (const field of ['tip_amount', 'available_amount'] as const) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addMs, compareInstants, DAY_MS, msOf, toInstant } from '../infra/time.js';
 import { FIRST_DATE, Instant, LAST_DATE } from './common.js';
-import { invalid, requiredIssue } from './errors.js';
+import { bothIssue, invalid, neitherIssue } from './errors.js';
 import { API_KEY_CHARACTERS, API_KEY_CHARACTERS_RULE } from './secrets.js';
 
 /** The clock stays within the dates the service takes: outside them no subscription could start. */
@@ -28,8 +28,8 @@ export const ClockAdvance = z
       .optional(),
   })
   .superRefine((value, ctx) => {
-    if (value.to === undefined && value.days === undefined) ctx.addIssue(requiredIssue(['to'], 'give one of to or days'));
-    else if (value.to !== undefined && value.days !== undefined) ctx.addIssue({ code: 'custom', path: ['days'], message: 'give exactly one of to or days' });
+    if (value.to === undefined && value.days === undefined) ctx.addIssue(neitherIssue(['to', 'days']));
+    else if (value.to !== undefined && value.days !== undefined) ctx.addIssue(bothIssue(['to', 'days'], 'give exactly one of to or days'));
   });
 export type ClockAdvance = z.infer<typeof ClockAdvance>;
 

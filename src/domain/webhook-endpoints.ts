@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type BaseObject, HttpUrlWithoutCredentials } from './common.js';
+import { bothIssue } from './errors.js';
 import { EventPattern, SUBSCRIPTION_GROUPS, type SubscriptionGroup } from './events.js';
 
 const GROUPS = Object.keys(SUBSCRIPTION_GROUPS) as [SubscriptionGroup, ...SubscriptionGroup[]];
@@ -17,7 +18,7 @@ export const WebhookEndpointCreate = z
   })
   .superRefine((value, ctx) => {
     if (value.subscription_group !== undefined && value.enabled_events !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['enabled_events'], message: 'give subscription_group or enabled_events, not both' });
+      ctx.addIssue(bothIssue(['subscription_group', 'enabled_events']));
     }
   });
 export type WebhookEndpointCreate = z.infer<typeof WebhookEndpointCreate>;

@@ -17,6 +17,23 @@ describe('pay readers activate', () => {
     expect(result.stderr).toContain('--serial-number');
   });
 
+  // The service's message names its own path (it serves any client); the CLI adds the command that gets a code.
+  it('an unknown or expired code: the service\'s error, then the pay command that gets a new code', async () => {
+    const unknown = await sb.pay(['readers', 'activate', '--activation-code', 'NOPE-0000', '--serial', 'SN-HINT-0001', '--model', 'a-countertop']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Invalid activation_code: no such code on this account.');
+    expect(unknown.stderr).toContain('Get a new code with: pay readers activation-code');
+    const code = await sb.json(['readers', 'activation-code']);
+    await sb.json(['sandbox', 'clock', 'advance', '--days', '2']);
+    const expired = await sb.pay(['readers', 'activate', '--activation-code', code.code, '--serial', 'SN-HINT-0002', '--model', 'a-countertop']);
+    expect(expired.code).toBe(1);
+    expect(expired.stderr).toContain('it expired at');
+    expect(expired.stderr).toContain('Get a new code with: pay readers activation-code');
+    // --json keeps the documented error object: the hint is for a person.
+    const json = await sb.pay(['readers', 'activate', '--activation-code', 'NOPE-0000', '--serial', 'SN-HINT-0003', '--model', 'a-countertop', '--json']);
+    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'parameter_invalid', param: 'activation_code', exit_code: 1 });
+  });
+
   // A field given under either spelling: its error names the spelling given (--card-number said 'Invalid --card').
   it('a bad value names the flag as it was given, --card-number or --card, --serial-number or --serial', async () => {
     const long = 'S'.repeat(41);

@@ -1,5 +1,7 @@
 import { ALL_READER_MODELS, PROCESSORS, ReaderActivate, type TerminalReader } from '../../../domain/terminal-readers.js';
+import { ApiError } from '../../../domain/errors.js';
 import { bodyFrom, defineCommand, flag } from '../../command.js';
+import { withHint } from '../../errors.js';
 import { readerFields } from './view.js';
 
 const flags = {
@@ -23,7 +25,10 @@ export const activate = defineCommand({
     const model = options.model ?? (await f.io.choose('--model', 'Model', ALL_READER_MODELS.map((m) => ({ name: m, value: m }))));
     const body = bodyFrom(ReaderActivate, flags, { ...options, activationCode, serial, model });
     const client = await f.client();
-    const reader = await client.call<TerminalReader>('terminal_readers.activate', { body });
+    const reader = await client.call<TerminalReader>('terminal_readers.activate', { body }).catch((error: unknown) => {
+      // Unknown, used or expired: the service says so in its own words; the CLI's way to a new code is a command.
+      throw error instanceof ApiError && error.status === 400 && error.param === 'activation_code' ? withHint(error, 'Get a new code with: pay readers activation-code') : error;
+    });
     if (f.io.human) f.io.success(`Activated reader ${reader.id} (${reader.model}, serial ${reader.serial_number})`);
     f.io.printObject(reader);
   },

@@ -34,6 +34,16 @@ describe('pay webhooks endpoints', () => {
     expect(neither.body.error).toMatchObject({ code: 'parameter_missing', param: 'enabled_events' });
   });
 
+  it('says which flags to give when neither or both of --subscription-group and --enabled-events are', async () => {
+    const neither = await sb.pay(['webhooks', 'endpoints', 'create', '--url', 'https://example.com/hooks']);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain('Missing --subscription-group or --enabled-events: give one of them');
+    const both = await sb.pay(['webhooks', 'endpoints', 'create', '--url', 'https://example.com/hooks', '--subscription-group', 'payment_intent_events', '--enabled-events', '*']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--subscription-group and --enabled-events cannot be used together: choose one.');
+    for (const result of [neither, both]) expect(result.stderr).not.toMatch(/subscription_group|enabled_events/);
+  });
+
   it('refuses a URL with a user or password in it, by the rule of a profile\'s base URL: it would be shown in get, list and the delivery log', async () => {
     const before = (await sb.http('GET', '/v1/webhook-endpoints?limit=100')).body.data;
     for (const url of ['http://user:hunter2@localhost:4242/hook', 'https://token@example.com/hooks', 'http://:hunter2@127.0.0.1:4242/hook']) {

@@ -1,7 +1,8 @@
 import { SHOWN_ONCE } from '../../../domain/secrets.js';
-import { type DeletedObject, MISSING_EVENTS_MESSAGE, namesNoEvents, type WebhookEndpoint, WebhookEndpointCreate } from '../../../domain/webhook-endpoints.js';
-import { bodyFrom, defineCommand, fieldsOf, flag, group } from '../../command.js';
+import { type DeletedObject, namesNoEvents, type WebhookEndpoint, WebhookEndpointCreate } from '../../../domain/webhook-endpoints.js';
+import { bodyFrom, defineCommand, fieldsOf, flag, group, longName } from '../../command.js';
 import { UsageError } from '../../errors.js';
+import { pairMessage } from '../../flags.js';
 import { getCommand, listCommand, stateCommand } from '../../verbs.js';
 import { endpointColumns } from './view.js';
 
@@ -26,7 +27,10 @@ const create = defineCommand({
   fields,
   async run(options, f) {
     const body = bodyFrom(WebhookEndpointCreate, createFlags, options);
-    if (namesNoEvents(body)) throw new UsageError(`Missing --subscription-group or --enabled-events. ${MISSING_EVENTS_MESSAGE}`);
+    if (namesNoEvents(body)) {
+      const pair = [longName(createFlags.subscriptionGroup), longName(createFlags.enabledEvents)] as const;
+      throw new UsageError(`${pairMessage(pair, true)} They say which events the endpoint receives: ${pair[0]} payment_intent_events, or ${pair[1]} with event types (* for every type).`);
+    }
     const client = await f.client();
     const endpoint = await client.call<WebhookEndpoint>('webhook_endpoints.create', { body });
     if (endpoint.secret === SHOWN_ONCE) {
