@@ -63,7 +63,6 @@ export class CheckFailedError extends Error {
   override name = 'CheckFailedError';
 }
 
-
 const HINTS = new WeakMap<Error, string>();
 
 /**
