@@ -169,6 +169,10 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(second.exitCode, second.stderr).toBe(0);
     // The file's own key, beside it: not a second one beside the link.
     expect(existsSync(`${link}.key`)).toBe(false);
+    // The same file by its other name, in the config dir whose sandbox runs on it: that sandbox, not a conflict.
+    const again = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--json'], { env: other });
+    expect({ exit: again.exitCode, stderr: again.stderr }).toEqual({ exit: 0, stderr: '' });
+    expect(JSON.parse(again.stdout).pid).toBe(JSON.parse(second.stdout).pid);
   });
 
   it('refuses a host that is no address and a --db whose folder is missing, before starting anything (exit 2)', async () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { type AddressInfo, isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { ClockTo, clockTarget } from '../../../domain/test-helpers.js';
@@ -167,10 +167,19 @@ function differingSettings(options: StartOptions, running: { base_url: string; d
   return [
     options.port !== DEFAULT_PORT && options.port !== 0 && options.port !== port ? `--port ${options.port}` : '',
     options.memory && running.db !== ':memory:' ? '--memory' : '',
-    options.db !== undefined && resolve(options.db) !== resolve(running.db) ? `--db ${options.db}` : '',
+    options.db !== undefined && fileOf(options.db) !== fileOf(running.db) ? `--db ${options.db}` : '',
     options.clock !== undefined ? '--clock' : '',
     options.rateLimit !== undefined ? '--rate-limit' : '',
   ].filter((setting) => setting !== '');
+}
+
+/** The file a path names, through symbolic links (the sandbox works on that file), or the path resolved while there is none. */
+function fileOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
 }
 
 function printReady(f: Factory, ready: { base_url: string; listening?: string | undefined; account: string; pid: number }, already: boolean): void {
