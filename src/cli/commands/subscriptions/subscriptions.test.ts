@@ -223,7 +223,7 @@ describe('pay subscriptions: rules and errors', () => {
     const res = await sb.pay(['subscriptions', 'create', '--customer', customer, '--payment-method', other.pm, '--price', '100', '--billing-cycle-anchor', addDays(await today(), 1), '--interval-unit', 'week', '--interval-count', '1']);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('param: payment_method_id');
-    expect(res.stderr).toContain('not attached');
+    expect(res.stderr).toContain(`is attached to customer ${other.customer}, and a payment method belongs to one customer`);
   });
 
   it('pause only from active: exit 5 naming the status', async () => {
