@@ -20,6 +20,7 @@ const item = (n: number): PastDueSubscription => ({
   currency: 'usd',
   past_due_since: '2030-01-16T00:00:00Z',
   payment_intent_id: `pi_${n}`,
+  payment_intent_status: 'requires_payment_method',
   decline_code: 'card_declined',
   decline_message: 'Your card was declined.',
   decline_type: 'soft',
@@ -120,6 +121,12 @@ describe('Journal', () => {
     const { amount_received: _received, partial: _partial, ...earlier } = result(1);
     const text = `${JSON.stringify(header)}\n${JSON.stringify({ type: 'result', ...earlier, at: 'x' })}\n`;
     expect(parseJournal(text, 'j').results.get('sub_1')).toEqual({ ...earlier, amount_received: null, partial: false });
+  });
+
+  it('reads the items of an earlier version\'s batch, without their intent\'s status, as unknown (null)', () => {
+    const earlier = header.items.map(({ payment_intent_status: _status, ...rest }) => rest);
+    const text = `${JSON.stringify({ ...header, items: earlier })}\n`;
+    expect(parseJournal(text, 'j').header.items).toEqual(earlier.map((i) => ({ ...i, payment_intent_status: null })));
   });
 
   it('keeps the first key of an item: the one whose request may have been sent', () => {

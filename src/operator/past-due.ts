@@ -22,6 +22,12 @@ export const PastDueSubscription = z.object({
   past_due_since: z.string().nullable(),
   /** The latest generated payment intent and its last_payment_error. */
   payment_intent_id: z.string().nullable(),
+  /**
+   * That intent's status: succeeded on a past_due subscription when the intent was then
+   * paid by confirming it directly, which leaves the subscription past_due (spec section 3,
+   * rule 2). Null in journals of earlier versions.
+   */
+  payment_intent_status: z.string().nullable().default(null),
   decline_code: z.string().nullable(),
   decline_message: z.string().nullable(),
   decline_type: z.enum(DECLINE_TYPES).nullable(),
@@ -32,7 +38,7 @@ export const PastDueSubscription = z.object({
 });
 export type PastDueSubscription = z.infer<typeof PastDueSubscription>;
 
-export const SKIP_REASONS = ['not_past_due', 'unchanged_soft_decline', 'unchanged_hard_decline'] as const;
+export const SKIP_REASONS = ['not_past_due', 'latest_payment_succeeded', 'unchanged_soft_decline', 'unchanged_hard_decline'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** Whether a batch retries a subscription, and if not, why. */
@@ -42,11 +48,14 @@ export type BatchDecision = { retry: true; skip_reason: null } | { retry: false;
  * The batch's rule (spec: retry after the payment method is updated): a past_due
  * subscription is retried when its payment method changed since its last failed attempt;
  * with `includeUnchanged` also on an unchanged card whose decline was soft; a hard
- * decline on an unchanged card never (`pay subscriptions retry` is the one-off override).
+ * decline on an unchanged card never, nor one whose failed intent was since paid directly
+ * (`pay subscriptions retry` is the one-off override).
  */
 export function batchDecision(item: PastDueSubscription, options: { includeUnchanged: boolean }): BatchDecision {
   const skip = (skip_reason: SkipReason): BatchDecision => ({ retry: false, skip_reason });
   if (item.status !== 'past_due') return skip('not_past_due');
+  // Its failed payment was paid since, directly: a retry would charge the customer a second time.
+  if (item.payment_intent_status === 'succeeded') return skip('latest_payment_succeeded');
   // No failed attempt on record: no declined card to protect.
   if (item.payment_method_changed !== false) return { retry: true, skip_reason: null };
   if (item.decline_type === 'soft') return options.includeUnchanged ? { retry: true, skip_reason: null } : skip('unchanged_soft_decline');
@@ -58,6 +67,8 @@ export function skipReasonText(reason: SkipReason, item: Pick<PastDueSubscriptio
   switch (reason) {
     case 'not_past_due':
       return `status ${item.status}: nothing to retry`;
+    case 'latest_payment_succeeded':
+      return 'its latest payment intent was paid directly (confirmed by itself, which leaves the subscription past_due): a retry would charge again';
     case 'unchanged_soft_decline':
       return `payment method unchanged since the soft decline (${item.decline_code}): --include-unchanged retries it`;
     case 'unchanged_hard_decline':
@@ -154,6 +165,7 @@ async function withLastFailure(client: OperatorClient, s: Subscription): Promise
     currency: s.currency,
     past_due_since: oldestFailed?.created ?? null,
     payment_intent_id: latest?.id ?? null,
+    payment_intent_status: latest?.status ?? null,
     decline_code: error?.code ?? null,
     decline_message: error?.message ?? null,
     decline_type: error ? declineType(error.code) : null,

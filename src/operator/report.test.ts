@@ -15,6 +15,7 @@ const item = (n: number, extra: Partial<PastDueSubscription> = {}): PastDueSubsc
   currency: 'usd',
   past_due_since: null,
   payment_intent_id: `pi_old${n}`,
+  payment_intent_status: 'requires_payment_method',
   decline_code: 'card_declined',
   decline_message: null,
   decline_type: 'soft',

@@ -418,6 +418,23 @@ describe('runRetryBatch', () => {
     expect(await intents(ids[1]!)).toHaveLength(1);
   });
 
+  it('never retries a past_due subscription whose failed intent was since paid directly: it stays past_due (spec section 3 rule 2), and a retry would charge the customer again', async () => {
+    const [id] = await pastDue(1);
+    const [failed] = await intents(id!);
+    // The customer paid with a new card, which is the subscription's card from now on.
+    await fix(id!);
+    const { payment_method_id } = await ok('GET', `/v1/subscriptions/${id}`);
+    await ok('POST', `/v1/payment-intents/${failed!.id}/confirm`, { payment_method_id });
+    expect(await statusOf(id!)).toBe('past_due');
+    const batch = await newBatch(undefined, true);
+    const report = await runRetryBatch({ client, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.outcome, r.status, r.skip_reason, r.payment_intent_id, r.idempotency_key])).toEqual([['skipped', 'past_due', 'latest_payment_succeeded', failed!.id, null]]);
+    expect(report.results[0]!.message).toContain('a retry would charge again');
+    expect(await intents(id!)).toHaveLength(1);
+    expect(batch.state.header.items[0]).toMatchObject({ payment_intent_id: failed!.id, payment_intent_status: 'succeeded', decline_code: null });
+  });
+
   it('applies the rule at each item\'s turn: a card changed back to the one a hard decline failed on is never retried', async () => {
     const [id] = await pastDue(1, { number: EXPIRED });
     const failedWith = (await ok('GET', `/v1/subscriptions/${id}`)).payment_method_id;

@@ -126,6 +126,7 @@ describe('pay subscriptions past-due', () => {
       currency: 'usd',
       past_due_since: '2030-01-17T00:00:00Z',
       payment_intent_id: latest!.id,
+      payment_intent_status: 'requires_payment_method',
       decline_code: 'card_declined',
       decline_message: expect.stringContaining('declined'),
       decline_type: 'soft',

@@ -116,6 +116,24 @@ describe('create', () => {
     expect(s.counts()).toEqual(before);
     expect((await s.call('POST', '/v1/subscriptions', { ...base, billing_cycle_anchor: '2030-01-15' })).status).toBe(200);
   });
+
+  it('says what to do with a card that is not the customer\'s: attach an unattached one; another customer\'s cannot be, so create one', async () => {
+    const { customer, pm } = await customerWithCard();
+    const other = await customerWithCard();
+    const loose = (await ok('POST', '/v1/payment-methods', { type: 'card', card: { number: GOOD, exp_month: 12, exp_year: 2040, cvc: '123' } })).id;
+    const base = { customer_id: customer, payment_method_id: pm, price: 1500, billing_cycle_anchor: '2030-02-01', interval_unit: 'week', interval_count: 1 };
+    const messageFor = async (url: string, body: Record<string, unknown>) => (await s.call('POST', url, body)).body.error?.message;
+    expect(await messageFor('/v1/subscriptions', { ...base, payment_method_id: loose })).toBe(
+      `Invalid payment_method_id: ${loose} is not attached to customer ${customer}; attach it first (pay payment-methods attach ${loose} --customer ${customer}).`,
+    );
+    const othersCard = `Invalid payment_method_id: ${other.pm} is attached to customer ${other.customer}, and a payment method belongs to one customer; create one for ${customer} (pay payment-methods create --customer ${customer}).`;
+    expect(await messageFor('/v1/subscriptions', { ...base, payment_method_id: other.pm })).toBe(othersCard);
+    const sub = await ok('POST', '/v1/subscriptions', base);
+    expect(await messageFor(`/v1/subscriptions/${sub.id}`, { payment_method_id: other.pm })).toBe(othersCard);
+    // What the first message says to do works; the second's would not (409 already attached).
+    await ok('PUT', `/v1/payment-methods/${loose}/attach`, { customer_id: customer });
+    expect((await s.call('PUT', `/v1/payment-methods/${other.pm}/attach`, { customer_id: customer })).status).toBe(409);
+  });
 });
 
 describe('the billing engine', () => {

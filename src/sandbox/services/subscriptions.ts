@@ -188,6 +188,10 @@ function inStatus(ctx: ServiceContext, id: string, allowed: SubscriptionStatus[]
 /** Spec section 4 rule 4: the payment method must be attached to the subscription's customer. */
 function attachedMethod(ctx: ServiceContext, id: string, customerId: string): PaymentMethod {
   const method = ctx.get<PaymentMethod>('payment_method', id, 'payment_method_id');
+  // Another customer's card cannot be attached to this one (409): attaching is no remedy then.
+  if (method.customer_id !== null && method.customer_id !== customerId) {
+    throw invalid('payment_method_id', `Invalid payment_method_id: ${id} is attached to customer ${method.customer_id}, and a payment method belongs to one customer; create one for ${customerId} (pay payment-methods create --customer ${customerId}).`);
+  }
   if (method.customer_id !== customerId) {
     throw invalid('payment_method_id', `Invalid payment_method_id: ${id} is not attached to customer ${customerId}; attach it first (pay payment-methods attach ${id} --customer ${customerId}).`);
   }

@@ -47,6 +47,8 @@ export const create = defineCommand({
     checkedBody(SubscriptionFields.partial(), given, flagFor);
     const fields = f.io.canPrompt ? await askMissing(given, f) : given;
     const body = checkedBody(SubscriptionCreate, fields, flagFor);
+    // askMissing checked it at a TTY; a script's flag gets the same usage error, not the service's 400.
+    if (!f.io.canPrompt) checkAnchor(await anchorRule(f), body.billing_cycle_anchor);
     if (f.io.canPrompt && !options.yes) {
       f.io.info(`${formatAmount(body.price, body.currency ?? 'usd')} ${intervalText(body)} from ${body.billing_cycle_anchor}${body.cancel_at ? `, until it cancels on ${body.cancel_at}` : ''}. First due dates:`);
       // A preview, not data: on stderr, so --json output stays the created subscription alone.
@@ -78,15 +80,15 @@ function createdSummary(subscription: Subscription): string {
 async function askMissing(given: Fields, f: Factory): Promise<Fields> {
   const fields = { ...given };
   const client = await f.client();
-  const anchorRule = firstPaymentDate(await today(f, client));
-  if (fields.billing_cycle_anchor !== undefined) checkedBody(z.object({ billing_cycle_anchor: anchorRule }), { billing_cycle_anchor: fields.billing_cycle_anchor }, flagFor);
+  const firstPayment = await anchorRule(f);
+  if (fields.billing_cycle_anchor !== undefined) checkAnchor(firstPayment, fields.billing_cycle_anchor);
   fields.customer_id ??= await chooseCustomer(client, f);
   fields.payment_method_id ??= await pickPaymentMethod(f, { customer: String(fields.customer_id), cardsOnly: true, purpose: 'the payment method' });
   const rule = SubscriptionFields.shape;
   if (fields.price === undefined) {
     fields.price = Number(await f.io.ask('--price', 'Price each cycle, in minor units (1500 = 15.00)', { validate: answerCheck(rule.price, wholeNumber) }));
   }
-  fields.billing_cycle_anchor ??= (await f.io.ask('--billing-cycle-anchor', 'Date of the first payment (YYYY-MM-DD)', { validate: answerCheck(anchorRule) })).trim();
+  fields.billing_cycle_anchor ??= (await f.io.ask('--billing-cycle-anchor', 'Date of the first payment (YYYY-MM-DD)', { validate: answerCheck(firstPayment) })).trim();
   fields.interval_unit ??= await f.io.choose('--interval-unit', 'Interval unit', INTERVAL_UNITS.map((unit) => ({ name: unit, value: unit })));
   if (fields.interval_count === undefined) {
     fields.interval_count = Number(await f.io.ask('--interval-count', `Number of ${String(fields.interval_unit)}s between payments`, { default: '1', validate: answerCheck(rule.interval_count, wholeNumber) }));
@@ -94,11 +96,15 @@ async function askMissing(given: Fields, f: Factory): Promise<Fields> {
   return fields;
 }
 
-/** The service's today: the sandbox clock's date, else the real one (UTC, as the schedule is). */
-async function today(f: Factory, client: Client): Promise<string> {
-  if (!(await f.profile()).sandbox) return new Date().toISOString().slice(0, 10);
-  return (await client.call<TestClockObject>('test_helpers.clock')).now.slice(0, 10);
+/** The service's rule for the first payment date, against its today: the sandbox clock's date, else the real one (UTC, as the schedule is). */
+async function anchorRule(f: Factory) {
+  if (!(await f.profile()).sandbox) return firstPaymentDate(new Date().toISOString().slice(0, 10));
+  const client = await f.client();
+  return firstPaymentDate((await client.call<TestClockObject>('test_helpers.clock')).now.slice(0, 10));
 }
+
+const checkAnchor = (rule: ReturnType<typeof firstPaymentDate>, anchor: unknown) =>
+  checkedBody(z.object({ billing_cycle_anchor: rule }), { billing_cycle_anchor: anchor }, flagFor);
 
 async function chooseCustomer(client: Client, f: Factory): Promise<string> {
   f.io.requirePrompt('--customer', 'the customer');

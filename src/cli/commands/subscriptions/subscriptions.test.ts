@@ -217,13 +217,21 @@ describe('pay subscriptions: rules and errors', () => {
     expect((await ok('GET', '/v1/subscriptions?limit=100')).data.length).toBe(before);
   });
 
+  it('an anchor before the service\'s today is a usage error naming the flag without a TTY, as at one (exit 2), and creates nothing', async () => {
+    const { customer, pm } = await customerWithCard();
+    const day = await today();
+    const res = await sb.pay(['subscriptions', 'create', '--customer', customer, '--payment-method', pm, '--price', '100', '--billing-cycle-anchor', addDays(day, -1), '--interval-unit', 'week', '--interval-count', '1']);
+    expect({ code: res.code, stderr: res.stderr }).toEqual({ code: 2, stderr: `✗ Invalid --billing-cycle-anchor: must be today (${day}) or later.` });
+    expect((await ok('GET', `/v1/subscriptions?customer_id=${customer}`)).data).toEqual([]);
+  });
+
   it('wants a card attached to the customer (spec section 4 rule 4)', async () => {
     const { customer } = await customerWithCard();
     const other = await customerWithCard();
     const res = await sb.pay(['subscriptions', 'create', '--customer', customer, '--payment-method', other.pm, '--price', '100', '--billing-cycle-anchor', addDays(await today(), 1), '--interval-unit', 'week', '--interval-count', '1']);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('param: payment_method_id');
-    expect(res.stderr).toContain('not attached');
+    expect(res.stderr).toContain(`is attached to customer ${other.customer}, and a payment method belongs to one customer`);
   });
 
   it('pause only from active: exit 5 naming the status', async () => {
