@@ -645,7 +645,7 @@ complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l description -x -d
 complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l enabled-events -x -d 'Event types, comma-separated or repeated; family.* and * allowed'
 complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l subscription-group -x -d 'A named set of events: payment_intent_events (every payment_intent.* and charge.* event)'
-complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l url -x -d 'Where events are POSTed (http or https) (required)'
+complete -c pay -n '__pay_at \'webhooks endpoints create\'' -l url -x -d 'Where events are POSTed (http or https) (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'webhooks endpoints delete\'' -f
 complete -c pay -n '__pay_at \'webhooks endpoints delete\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'webhooks endpoints delete\'' -l yes -s y -d 'Do not ask for confirmation (required where no one can be asked: scripts, --no-input)'

@@ -26,7 +26,6 @@ export interface Flag<T> {
   readonly defaultText?: string | undefined;
   readonly choices?: readonly string[] | undefined;
   readonly hidden?: boolean | undefined;
-  readonly required?: boolean | undefined;
   /** Required, but asked for at a TTY when missing (an error in scripts): help marks it required. */
   readonly prompted?: boolean | undefined;
   /** Flags it cannot be given with (a default value does not count). */
@@ -66,9 +65,9 @@ const make = <T>(flags: string, description: string, rest: Partial<Flag<T>> = {}
 
 /** The flag builders: each types the value `run` gets. */
 export const flag = {
-  string: ((flags: string, description: string, options: FlagOptions & { default?: string; required?: boolean } = {}) =>
-    make(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, prompted: options.prompted, defaultValue: options.default, required: options.required })) as {
-    (flags: string, description: string, options: FlagOptions & ({ default: string } | { required: true })): Flag<string>;
+  string: ((flags: string, description: string, options: FlagOptions & { default?: string } = {}) =>
+    make(flags, description, { field: options.field, hidden: options.hidden, conflicts: options.conflicts, prompted: options.prompted, defaultValue: options.default })) as {
+    (flags: string, description: string, options: FlagOptions & { default: string }): Flag<string>;
     (flags: string, description: string, options?: FlagOptions): Flag<string | undefined>;
   },
   int: ((flags: string, description: string, options: FlagOptions & { default?: number } = {}) =>
@@ -248,13 +247,12 @@ export function defineCommand<const A extends Args = Record<never, never>, const
       flagsByField.set(command, flagByField(spec.flags ?? {}));
       let contradiction: string | undefined;
       const attributes = flags.map(([key, given]) => {
-        const required = given.required ? ' (required)' : given.prompted ? ' (required; asked for at a terminal)' : '';
+        const required = given.prompted ? ' (required; asked for at a terminal)' : '';
         const option = new Option(given.flags, `${given.description}${required}`);
         if (given.parse) option.argParser(given.parse);
         if (given.choices) option.choices(given.choices);
         if (given.defaultValue !== undefined) option.default(given.defaultValue, given.defaultText);
         if (given.hidden) option.hideHelp();
-        if (given.required) option.makeOptionMandatory();
         if (given.conflicts) option.conflicts([...given.conflicts]);
         command.addOption(option);
         if (given.clear) {

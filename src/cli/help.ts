@@ -43,8 +43,6 @@ export function usageMessage(text: string): string {
   if (invalid) message = `Invalid ${/--[\w-]+/.exec(invalid[1]!)?.[0] ?? invalid[1]} '${invalid[2]}': ${invalid[3]}`;
   const choice = /^command-argument value '(.*)' is invalid for argument '(.*)'\. ?([\s\S]*)$/.exec(message);
   if (choice) message = `Unknown ${choice[2]} '${choice[1]}': ${choice[3]}`;
-  const required = /^required option '([^']*)' not specified$/.exec(message);
-  if (required) message = `Missing ${/--[\w-]+/.exec(required[1]!)?.[0] ?? required[1]}: it is required.`;
   const argument = /^missing required argument '(.*)'$/.exec(message);
   if (argument) message = `Missing <${argument[1]}>: it is required.`;
   return `${message.charAt(0).toUpperCase()}${message.slice(1)}`;

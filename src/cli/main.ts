@@ -86,21 +86,42 @@ const FIELD_LIST = /^[a-z_][a-z0-9_]*(,[a-z_][a-z0-9_]*)*$/;
 
 /**
  * `--json` takes an optional field list (gh's `--json id,status`). The word after a bare
- * `--json` is its list only when it is one: not a command's name, not an id (`cus_…`),
- * so `pay customers get --json cus_123` keeps working. Spelled out for commander as
- * `--json=list`, or `--json=` for every field.
+ * `--json` is its list only when it is one: not the name of a command that can come
+ * there (`pay --json events list`), nor, while the command still awaits an argument, of
+ * any command (`pay profiles use --json sandbox`), nor an id (`cus_…`), so
+ * `pay customers get --json cus_123` keeps working; a field sharing a command's name is a
+ * list once the arguments are given (`pay trigger customer.created --json events`), or
+ * when it is not one the awaited argument takes (`pay trigger --list --json events`).
+ * Spelled out for commander as `--json=list`, or `--json=` for every field.
  */
-function jsonFieldArgs(args: string[], commands: ReadonlySet<string>, ids: RegExp | undefined): string[] {
+function jsonFieldArgs(args: string[], program: Command, ids: RegExp | undefined): string[] {
   const out: string[] = [];
+  let command = program;
+  // The leaf command's arguments given so far.
+  let given = 0;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') return [...out, ...args.slice(i)];
     if (arg !== '--json') {
       out.push(arg);
+      if (arg.startsWith('-')) {
+        // A flag's value is not an argument.
+        const takesValue = !arg.includes('=') && [command, program].some((c) => c.options.some((o) => o.required && (o.long === arg || o.short === arg)));
+        if (takesValue && i + 1 < args.length) out.push(args[++i]!);
+        continue;
+      }
+      // The command the words name so far: a word naming one of its subcommands goes down to it.
+      const sub = command.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+      if (sub) [command, given] = [sub, 0];
+      else given++;
       continue;
     }
     const next = args[i + 1];
-    const isList = next !== undefined && FIELD_LIST.test(next) && !commands.has(next) && !ids?.test(next);
+    // The argument the word would be; one with choices is only one of them (pay trigger --list --json events).
+    const argument = command.registeredArguments[given];
+    const awaited = command.commands.length > 0 || (argument !== undefined && (argument.argChoices === undefined || argument.argChoices.includes(next ?? '')));
+    const names = awaited ? commandNames(command.commands.length > 0 ? command : program) : new Set<string>();
+    const isList = next !== undefined && FIELD_LIST.test(next) && !names.has(next) && !ids?.test(next);
     out.push(`--json=${isList ? next : ''}`);
     if (isList) i++;
   }
@@ -117,7 +138,7 @@ async function idPattern(args: string[]): Promise<RegExp | undefined> {
   return new RegExp(`^(${Object.values(ID_PREFIX).join('|')})_`);
 }
 
-/** Every command name of the tree, nouns and the loaded noun's verbs. */
+/** The names of a command's subcommands, at every depth (the program's: nouns and the loaded noun's verbs). */
 function commandNames(command: Command, names = new Set<string>()): Set<string> {
   for (const sub of command.commands) {
     names.add(sub.name());
@@ -201,7 +222,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined,
   const helpOf = at !== -1 && given[at] === 'help' ? given.slice(at + 1).filter((arg) => !arg.startsWith('-')) : [];
   const parsed = namesCommand(program, helpOf) ? args : args.filter((arg) => arg !== '--help');
   try {
-    await program.parseAsync([...argv.slice(0, 2), ...jsonFieldArgs(parsed, commandNames(program), await idPattern(parsed))]);
+    await program.parseAsync([...argv.slice(0, 2), ...jsonFieldArgs(parsed, program, await idPattern(parsed))]);
     return EXIT.ok;
   } catch (error) {
     return report(error, io, wantsJSON);

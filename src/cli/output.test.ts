@@ -144,7 +144,16 @@ describe('--json fields on the commands with output of their own', () => {
     const run = JSON.parse((await sb.pay(['trigger', 'customer.created', '--json', 'flow,created'])).stdout);
     expect(Object.keys(run)).toEqual(['flow', 'created']);
     expect(run.created.customer).toMatch(/^cus_/);
+    // A field named as a command is (events): after the command's words, a word after --json is its list.
+    const events = await sb.pay(['trigger', 'customer.created', '--json', 'events']);
+    expect([events.code, events.stderr]).toEqual([0, '']);
+    expect(JSON.parse(events.stdout)).toEqual({ events: ['customer.created'] });
+    expect(JSON.parse((await sb.pay(['--json', 'events', 'list', '--limit', '1'])).stdout)).toMatchObject({ object: 'list' });
+    expect(JSON.parse((await sb.pay(['events', '--json', 'list', '--limit', '1'])).stdout)).toMatchObject({ object: 'list' });
+    // While an argument is awaited, a command's name after --json is that argument (a profile named sandbox).
+    expect(JSON.parse((await sb.pay(['profiles', 'use', '--json', 'sandbox'])).stdout)).toEqual({ default_profile: 'sandbox' });
     const flows = JSON.parse((await sb.pay(['trigger', '--list', '--json', 'name'])).stdout);
+    expect(JSON.parse((await sb.pay(['trigger', '--list', '--json', 'events'])).stdout)[0]).toEqual({ events: ['customer.created'] });
     expect(flows).toContainEqual({ name: 'payment_intent.succeeded' });
     const before = (await sb.http('GET', '/v1/customers?limit=100')).body.data.length;
     const bad = await sb.pay(['trigger', 'customer.created', '--json', 'name']);

@@ -29,7 +29,6 @@ export const EVENT_TYPES = [
   'subscription.canceled',
   'checkout_session.completed',
   'checkout_session.expired',
-  'terminal_reader.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -74,7 +74,7 @@ export const FlowFile = z
   .strictObject({
     name: z.string({ error: 'must be a string' }).optional(),
     description: z.string({ error: 'must be a string' }).optional(),
-    /** The events it causes, for --list and the summary line. */
+    /** The events it causes, for --list; a run that causes others (an override changed the outcome) is warned. */
     events: z.array(z.string(), { error: 'must be a list of event types' }).optional(),
     /** The step a bare `--override field=value` sets; the last step by default. */
     primary: z.string({ error: 'must be a step name' }).optional(),

@@ -24,7 +24,9 @@ async function serve(fn: (url: string) => unknown): Promise<{ origin: string; re
 describe('pay_checkout steps', () => {
   it('send no card to a checkout page on another origin than the service', async () => {
     const elsewhere = await serve(() => ({}));
-    const service = await serve(() => ({ id: 'cs_1', object: 'checkout_session', checkout_session_url: `${elsewhere.origin}/checkout/cs_1`, payment_intent_id: 'pi_1' }));
+    const session = { id: 'cs_1', object: 'checkout_session', checkout_session_url: `${elsewhere.origin}/checkout/cs_1`, payment_intent_id: 'pi_1' };
+    // A run reads the event log before it starts: empty here.
+    const service = await serve((url) => (url.startsWith('/v1/events') ? { object: 'list', data: [], has_more: false } : session));
     const client = new Client({ baseUrl: service.origin, account: 'acct_1', apiKey: 'sk_test_x', headerPrefix: 'pay', retries: 0 });
     const flow = FlowFile.parse({ name: 'pay', steps: [{ name: 'pay', pay_checkout: { session: 'cs_1' } }] });
     await expect(runFlow(flow, { client, warn: () => {} })).rejects.toThrow(/not on the service's origin/);

@@ -2,7 +2,9 @@ import { request } from 'undici';
 import { toApiError } from '../client/api-error.js';
 import type { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
+import type { ListPage } from '../domain/common.js';
 import { ApiError, fieldsTaken, shapeFor } from '../domain/errors.js';
+import type { Event } from '../domain/events.js';
 import { CLOCK_REFERENCE, type FlowFile, type FlowStep, PayCheckout, REFERENCE, references, type StepKind, STEP_KINDS } from '../domain/flows.js';
 import type { PaymentIntent } from '../domain/payment-intents.js';
 import { readerDecline } from '../domain/reader-declines.js';
@@ -77,6 +79,8 @@ export interface FlowOutcome {
   results: Record<string, unknown>;
   /** The id of each object the flow made, by the step that made it first. */
   created: Record<string, string>;
+  /** The types of the events logged while it ran, oldest first: what it caused, whatever its file names. */
+  events: string[];
 }
 
 export interface RunFlowOptions {
@@ -97,6 +101,7 @@ export async function runFlow(flow: FlowFile, options: RunFlowOptions): Promise<
   const { client } = options;
   const results: Record<string, unknown> = {};
   const created: Record<string, string> = {};
+  const before = (await client.call<ListPage<Event>>('events.list', { query: { limit: 1 } })).data[0]?.id;
   for (const step of flow.steps) {
     const kind = STEP_KINDS.find((k) => step[k] !== undefined)!;
     const input = merge(inputOf(step, kind), options.overrides?.get(step.name) ?? {});
@@ -111,7 +116,22 @@ export async function runFlow(flow: FlowFile, options: RunFlowOptions): Promise<
     const id = (result as { id?: unknown } | undefined)?.id;
     if (typeof id === 'string' && !Object.values(created).includes(id)) created[step.name] = id;
   }
-  return { results, created };
+  return { results, created, events: await eventTypesAfter(client, before) };
+}
+
+/** The types of the events logged after `before` (all of them without it), oldest first. */
+async function eventTypesAfter(client: Client, before: string | undefined): Promise<string[]> {
+  const types: string[] = [];
+  let starting_after: string | undefined;
+  for (;;) {
+    const page = await client.call<ListPage<Event>>('events.list', { query: { limit: 100, ...(starting_after === undefined ? {} : { starting_after }) } });
+    for (const event of page.data) {
+      if (event.id === before) return types.reverse();
+      types.push(event.type);
+    }
+    if (!page.has_more) return types.reverse();
+    starting_after = page.data.at(-1)!.id;
+  }
 }
 
 /** The fields a step sends, which overrides change. */

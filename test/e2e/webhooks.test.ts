@@ -56,3 +56,17 @@ describe('pay webhooks endpoints: deliveries a real sandbox process makes, acros
     expect(app.received.at(-1)!.verified).toBe(true);
   });
 });
+
+describe('pay webhooks endpoints create at a TTY', () => {
+  it('asks for what is missing (DESIGN section 8): the URL, then which events', async () => {
+    const { exitCode, screen, unanswered } = await sb.atTTY(['webhooks', 'endpoints', 'create'], [
+      ['Endpoint URL', `${app.url('/asked')}\r`],
+      ['Which events', '\r'],
+    ]);
+    expect(unanswered).toEqual([]);
+    expect(exitCode, screen).toBe(0);
+    const [endpoint] = (await sb.http('GET', '/v1/webhook-endpoints?limit=1')).body.data;
+    expect(endpoint).toMatchObject({ url: app.url('/asked'), subscription_group: 'payment_intent_events' });
+    expect(screen).toContain('Save its signing secret now');
+  });
+});

@@ -24,7 +24,7 @@ describe('hosted checkout page', () => {
     const html = checkoutPage(named, { errors: [{ code: 'card_declined' }], values: { exp: '"><b>', zip: '<i>' } });
     expect(html).not.toMatch(/<img|<b>|<i>/);
     expect(html).toContain('&lt;b&gt;Shop&lt;/b&gt;');
-    expect(paidPage(named)).not.toMatch(/<b>|<i>/);
+    expect(paidPage(named, named.amount)).not.toMatch(/<b>|<i>/);
   });
 
   it('shows who is paid and for what', () => {
@@ -36,7 +36,7 @@ describe('hosted checkout page', () => {
     // A session stored before these fields existed has neither.
     const { description: _d, merchant_name: _m, ...older } = session;
     expect(checkoutPage(older as CheckoutSession)).toContain('<h1 id="merchant">Pay</h1>');
-    expect(paidPage({ ...session, merchant_name: 'Corner Roasters', description: 'Espresso beans 250 g' })).toContain('Paid to Corner Roasters');
+    expect(paidPage({ ...session, merchant_name: 'Corner Roasters', description: 'Espresso beans 250 g' }, session.amount)).toContain('Paid to Corner Roasters');
   });
 
   it('marks every field to fix at once, in the customer\'s words', () => {

@@ -185,13 +185,18 @@ ${cancel}
 <p class="note">Sandbox: no real money moves. Test cards: pay sandbox cards</p>`, SCRIPT);
 }
 
-/** The receipt of a paid session without a success URL of its own. */
-export function paidPage(session: CheckoutSession): string {
+/**
+ * The receipt of a paid session without a success URL of its own: what the card was
+ * charged (`received`), which a partial authorization makes less than the amount.
+ */
+export function paidPage(session: CheckoutSession, received: number): string {
   const paidTo = session.merchant_name ? `<p class="paid-to" id="merchant">Paid to ${escapeHtml(session.merchant_name)}</p>\n` : '';
   const paidFor = session.description ? `<p class="description" id="description">${escapeHtml(session.description)}</p>\n` : '';
+  const charged = formatAmount(received, session.currency);
+  const partial = received < session.amount ? `<p class="note" id="partial">Partial authorization: ${escapeHtml(charged)} of ${escapeHtml(formatAmount(session.amount, session.currency))} was charged.</p>\n` : '';
   return layout('Payment complete', `<h1 id="result">Payment complete</h1>
-<p class="amount">${escapeHtml(formatAmount(session.amount, session.currency))}</p>
-${paidTo}${paidFor}<p class="note">Reference: ${escapeHtml(session.payment_intent_id)}</p>`);
+<p class="amount">${escapeHtml(charged)}</p>
+${partial}${paidTo}${paidFor}<p class="note">Reference: ${escapeHtml(session.payment_intent_id)}</p>`);
 }
 
 export function messagePage(title: string, message: string): string {

@@ -5,6 +5,7 @@ import { checkoutPage, type FieldName, messagePage, pageCsp, paidPage } from '..
 import { originOf, pageCall } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
 import { getCheckoutSession, issuesOf, openLinkSession, payCheckoutSession } from '../services/checkout.js';
+import { getPaymentIntent } from '../services/payment-intents.js';
 
 /**
  * The hosted checkout page (`/checkout/{id}`) and payment links (`/pay/{id}`), through
@@ -32,10 +33,16 @@ export function checkoutPageRoutes(app: FastifyInstance, sandbox: Sandbox): void
     return found && 'value' in found ? found.value : undefined;
   };
 
+  /** What the session's card was charged. */
+  const receivedOf = async (session: CheckoutSession): Promise<number> => {
+    const found = await pageCall(sandbox, 'checkout_session', session.id, (ctx) => getPaymentIntent(ctx, session.payment_intent_id).amount_received);
+    return found && 'value' in found ? found.value : session.amount;
+  };
+
   /** A session that can no longer be paid: its receipt, success redirect, or the reason. */
-  function closed(reply: FastifyReply, session: CheckoutSession) {
+  async function closed(reply: FastifyReply, session: CheckoutSession) {
     if (session.status === 'complete') {
-      if (session.success_url === null) return html(reply, 200, paidPage(session));
+      if (session.success_url === null) return html(reply, 200, paidPage(session, await receivedOf(session)));
       const target = new URL(session.success_url);
       target.searchParams.set('session_id', session.id);
       return reply.redirect(target.href, 303);

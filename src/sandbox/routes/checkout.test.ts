@@ -182,4 +182,15 @@ describe('payment links', () => {
     expect(paid.body).toContain('Payment complete');
     expect((await s.call('GET', `/v1/checkout-sessions/${csId}`)).body).toMatchObject({ payment_link_id: link.id, status: 'complete', description: 'Gift card', merchant_name: 'Corner Roasters' });
   });
+
+  it('a receipt shows what the card was charged: after a partial authorization, less than the amount', async () => {
+    const link = (await s.call('POST', '/v1/payment-links', { amount: 2500, currency: 'usd' })).body;
+    const csId = String((await page(`/pay/${link.id}`)).headers.location).split('/').pop()!;
+    const paid = await submit(csId, { number: '4000000000005555', exp: '01/31', cvc: '321', zip: '94110' });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.body).toContain('<p class="amount">$12.50</p>');
+    expect(paid.body).toContain('Partial authorization: $12.50 of $25.00 was charged.');
+    // Shown again, the same.
+    expect((await page(`/checkout/${csId}`)).body).toContain('<p class="amount">$12.50</p>');
+  });
 });

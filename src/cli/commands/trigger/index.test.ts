@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { cliSandbox } from '../../../../test/support/cli.js';
 import { BUILT_IN_FLOWS, parseFlow } from './index.js';
 
 const FLOWS_DIR = new URL('../../../../flows/', import.meta.url);
@@ -12,5 +13,21 @@ describe('the built-in flows', () => {
       expect(flow.name).toBe(name);
       expect(flow.events?.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('pay trigger', () => {
+  const sb = cliSandbox({ clock: '2030-01-15T00:00:00Z' });
+
+  it('names the events the run caused, in log order, not the ones its flow file names', async () => {
+    const ran = await sb.json(['trigger', 'payment_intent.succeeded']);
+    expect(ran.events).toEqual(['payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded']);
+    // A card that declines: the subscription's first payment fails, and the run says so.
+    const declined = await sb.pay(['trigger', 'subscription.active', '--override', 'payment_method.card.number=4000000000000002', '--json', 'created,events']);
+    expect(declined.code).toBe(0);
+    const out = JSON.parse(declined.stdout);
+    expect(out.events).toEqual(['customer.created', 'payment_method.attached', 'subscription.created', 'payment_intent.created', 'payment_intent.payment_failed', 'charge.failed', 'subscription.updated']);
+    expect((await sb.http('GET', `/v1/subscriptions/${out.created.subscription}`)).body.status).toBe('past_due');
+    expect(declined.stderr).toContain('subscription.active caused payment_intent.payment_failed, charge.failed, not payment_intent.succeeded, charge.succeeded as the flow names');
   });
 });

@@ -43,8 +43,9 @@ const trigger = defineCommand({
     'pay trigger --file flow.json --override customer.email=jenny@example.com',
   ],
   help: `
-With --json: {flow, created, events, steps} (--json created,steps keeps those); with
---list, the flows as a list (--json name,events).
+With --json: {flow, created, events, steps}, events being the types of the events the
+run caused, oldest first (--json created,steps keeps those); with --list, the flows as
+a list (--json name,events).
 `,
   run: (options, f) => run(options, f),
 });
@@ -146,7 +147,13 @@ export async function run(options: TriggerOptions, f: Factory): Promise<Record<s
       // The file refers to a field its earlier step did not answer: the file is wrong.
       throw error instanceof FlowReferenceError ? new UsageError(error.message) : error;
     });
-  const events = flow.events ?? [];
+  const { events } = outcome;
+  // An override can change what a flow comes to (a declining card): its file's list is then not what happened.
+  const missing = (flow.events ?? []).filter((type) => !events.includes(type));
+  if (missing.length > 0) {
+    const instead = events.filter((type) => !flow.events!.includes(type));
+    f.io.warn(`${name} ${instead.length > 0 ? `caused ${instead.join(', ')}, not` : 'did not cause'} ${missing.join(', ')} as the flow names.`);
+  }
   if (f.io.json) f.io.printJSON({ flow: name, created: outcome.created, events, steps: outcome.results });
   else {
     if (f.io.human) f.io.success(`Triggered ${name}${events.length > 0 ? `: ${events.join(', ')}` : ''}`);

@@ -10,7 +10,7 @@ const ID = 'Webhook endpoint id (we_…)';
 const fields = fieldsOf<WebhookEndpoint>()('id', 'object', 'created', 'livemode', 'url', 'subscription_group', 'enabled_events', 'description', 'status', 'disabled_reason', 'secret');
 
 const createFlags = {
-  url: flag.string('--url <url>', 'Where events are POSTed (http or https)', { required: true, field: 'url' }),
+  url: flag.string('--url <url>', 'Where events are POSTed (http or https)', { prompted: true, field: 'url' }),
   subscriptionGroup: flag.string('--subscription-group <group>', 'A named set of events: payment_intent_events (every payment_intent.* and charge.* event)', { field: 'subscription_group' }),
   enabledEvents: flag.list('--enabled-events <types>', 'Event types, comma-separated or repeated; family.* and * allowed', { field: 'enabled_events' }),
   description: flag.string('--description <text>', 'What the endpoint is for', { field: 'description' }),
@@ -26,10 +26,16 @@ const create = defineCommand({
   ],
   fields,
   async run(options, f) {
-    const body = bodyFrom(WebhookEndpointCreate, createFlags, options);
+    const url = options.url ?? (await f.io.ask('--url', 'Endpoint URL'));
+    let body = bodyFrom(WebhookEndpointCreate, createFlags, { ...options, url });
     if (namesNoEvents(body)) {
       const pair = [longName(createFlags.subscriptionGroup), longName(createFlags.enabledEvents)] as const;
-      throw new UsageError(`${pairMessage(pair, true)} They say which events the endpoint receives: ${pair[0]} payment_intent_events, or ${pair[1]} with event types (* for every type).`);
+      if (!f.io.canPrompt) throw new UsageError(`${pairMessage(pair, true)} They say which events the endpoint receives: ${pair[0]} payment_intent_events, or ${pair[1]} with event types (* for every type).`);
+      const events = await f.io.choose(pair.join(' or '), 'Which events does it receive?', [
+        { name: 'payment_intent_events: every payment_intent.* and charge.* event', value: { subscriptionGroup: 'payment_intent_events' } },
+        { name: 'Every event (*)', value: { enabledEvents: ['*'] } },
+      ]);
+      body = bodyFrom(WebhookEndpointCreate, createFlags, { ...options, url, ...events });
     }
     const client = await f.client();
     const endpoint = await client.call<WebhookEndpoint>('webhook_endpoints.create', { body });
