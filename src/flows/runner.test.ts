@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cliSandbox } from '../../test/support/cli.js';
 import { Client } from '../client/client.js';
 import { FlowFile } from '../domain/flows.js';
 import { checkBodies, FlowBodyError, runFlow } from './runner.js';
@@ -52,5 +54,28 @@ describe('request steps', () => {
     expect(() => checkBodies(flow, new Map())).toThrow(
       new FlowBodyError("Invalid step 'update': price: step 'update' (POST /v1/subscriptions/sub_1) takes no field 'price'; its fields: payment_method_id, metadata, platform_fee_amount, cancel_at."),
     );
+  });
+});
+
+describe('a run\'s events', () => {
+  const sb = cliSandbox();
+
+  it('are those about its objects, oldest first: what others did meanwhile on the same service is not its', async () => {
+    const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
+    // Another client's customer, made between the run's steps (a CI job sharing the sandbox).
+    let foreign: string | undefined;
+    const raw = client.raw.bind(client);
+    client.raw = async (...args) => {
+      const response = await raw(...args);
+      foreign ??= (await sb.http('POST', '/v1/customers', {})).body.id;
+      return response;
+    };
+    const flow = FlowFile.parse(JSON.parse(readFileSync(new URL('../../flows/payment_intent.succeeded.json', import.meta.url), 'utf8')));
+    const outcome = await runFlow(flow, { client, warn: () => {} });
+    expect(outcome.events).toEqual(['payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded']);
+    // The foreign customer's event was logged during the run, between the run's own.
+    const log = (await sb.http('GET', '/v1/events?limit=10')).body.data.map((event: { type: string; data: { object: { id: string } } }) => `${event.type} ${event.data.object.id}`);
+    expect(log).toContain(`customer.created ${foreign}`);
+    await client.close();
   });
 });

@@ -79,7 +79,10 @@ export interface FlowOutcome {
   results: Record<string, unknown>;
   /** The id of each object the flow made, by the step that made it first. */
   created: Record<string, string>;
-  /** The types of the events logged while it ran, oldest first: what it caused, whatever its file names. */
+  /**
+   * The types of the events logged while it ran about its objects, oldest first: what it
+   * caused, whatever its file names (others' requests to the same service are not its).
+   */
   events: string[];
 }
 
@@ -116,18 +119,25 @@ export async function runFlow(flow: FlowFile, options: RunFlowOptions): Promise<
     const id = (result as { id?: unknown } | undefined)?.id;
     if (typeof id === 'string' && !Object.values(created).includes(id)) created[step.name] = id;
   }
-  return { results, created, events: await eventTypesAfter(client, before) };
+  const ours = new Set(Object.values(results).flatMap(idsOf));
+  return { results, created, events: await eventTypesAfter(client, before, (event) => [...idsOf(event.data.object), ...idsOf(event.data)].some((id) => ours.has(id))) };
 }
 
-/** The types of the events logged after `before` (all of them without it), oldest first. */
-async function eventTypesAfter(client: Client, before: string | undefined): Promise<string[]> {
+/** The ids a result or an event's object names: its own, and those its `…_id` fields refer to. */
+function idsOf(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, id]) => ((key === 'id' || key.endsWith('_id')) && typeof id === 'string' ? [id] : []));
+}
+
+/** The types of the events logged after `before` (all of them without it) that `isOurs`, oldest first. */
+async function eventTypesAfter(client: Client, before: string | undefined, isOurs: (event: Event) => boolean): Promise<string[]> {
   const types: string[] = [];
   let starting_after: string | undefined;
   for (;;) {
     const page = await client.call<ListPage<Event>>('events.list', { query: { limit: 100, ...(starting_after === undefined ? {} : { starting_after }) } });
     for (const event of page.data) {
       if (event.id === before) return types.reverse();
-      types.push(event.type);
+      if (isOurs(event)) types.push(event.type);
     }
     if (!page.has_more) return types.reverse();
     starting_after = page.data.at(-1)!.id;
