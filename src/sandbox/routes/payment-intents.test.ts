@@ -269,6 +269,19 @@ describe('payment intents, card', () => {
     expect((await s.call('GET', '/v1/payment-intents?status=nope')).body.error.param).toBe('status');
   });
 
+  it('an intent confirmed with a customer\'s method is that customer\'s, as one created with it is', async () => {
+    const customer = (await s.call('POST', '/v1/customers', {})).body;
+    const id = await pm();
+    await s.call('PUT', `/v1/payment-methods/${id}/attach`, { customer_id: customer.id });
+    const open = (await intent()).body;
+    const confirmed = await s.call('POST', `/v1/payment-intents/${open.id}/confirm`, { payment_method_id: id });
+    expect(confirmed.body).toMatchObject({ status: 'succeeded', customer_id: customer.id });
+    const charges = (await s.call('GET', `/v1/charges?customer_id=${customer.id}`)).body.data;
+    expect(charges.map((c: { payment_intent_id: string }) => c.payment_intent_id)).toEqual([open.id]);
+    const intents = (await s.call('GET', `/v1/payment-intents?customer_id=${customer.id}`)).body.data;
+    expect(intents.map((p: { id: string }) => p.id)).toEqual([open.id]);
+  });
+
   it('idempotent replay of a confirm returns the same intent and makes no second charge', async () => {
     const open = (await intent({ payment_method_id: await pm() })).body;
     const headers = { 'idempotency-key': 'confirm-once' };

@@ -47,10 +47,13 @@ interface NewIntent {
   metadata?: Record<string, string> | undefined;
 }
 
+/** An intent paid with a customer's payment method is that customer's, whether the method was given at creation or at confirmation. */
+const customerPaying = (customerId: string | null | undefined, pm: StoredPaymentMethod | undefined) => customerId ?? pm?.customer_id ?? null;
+
 /** Inserts the intent with its event; callers have checked that its customer_id names a customer. */
 function insertIntent(ctx: ServiceContext, input: NewIntent): PaymentIntent {
   const pm = input.payment_method;
-  const customerId = input.customer_id ?? pm?.customer_id ?? null;
+  const customerId = customerPaying(input.customer_id, pm);
   if (pm) checkMethod(ctx, { payment_method_types: input.payment_method_types, capture_method: input.capture_method, customer_id: customerId }, pm);
   const intent = ctx.create<PaymentIntent>('payment_intent', {
     status: pm ? 'requires_confirmation' : 'requires_payment_method',
@@ -143,7 +146,7 @@ export function confirmPaymentIntent(ctx: ServiceContext, id: string, body: Paym
   if (pmId === null) throw missing('payment_method_id', `Missing required parameter: payment_method_id. Payment intent ${intent.id} has no payment method to confirm with.`);
   const pm = storedPaymentMethod(ctx, pmId, 'payment_method_id');
   checkMethod(ctx, intent, pm);
-  return declinedThrows(attempt(ctx, intent, pm));
+  return declinedThrows(attempt(ctx, { ...intent, customer_id: customerPaying(intent.customer_id, pm) }, pm));
 }
 
 interface Attempt {
