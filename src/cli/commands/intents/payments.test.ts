@@ -241,6 +241,17 @@ describe('in-person payments on a terminal reader', () => {
     expect((await sb.json(['readers', 'present', reader.id])).status).toBe('succeeded');
   });
 
+  it('payment-methods create checks --customer before any request: an id of another kind, or a card_present method (never attached)', async () => {
+    const customer = await sb.json(['customers', 'create']);
+    const before = (await sb.json(['payment-methods', 'list', '--limit', '100'])).data.length;
+    const otherKind = await sb.pay(['payment-methods', 'create', '--card', '4242424242424242', '--exp', '12/34', '--cvc', '123', '--customer', 'pi_123', '--verbose']);
+    expect([otherKind.code, otherKind.stderr]).toEqual([2, expect.stringContaining('Invalid --customer: must be an id starting with cus_.')]);
+    expect(otherKind.stderr).not.toMatch(/^> /m);
+    const present = await sb.pay(['payment-methods', 'create', '--type', 'card_present', '--reader', reader.id, '--customer', customer.id]);
+    expect([present.code, present.stderr]).toEqual([2, expect.stringContaining('--customer is for type card')]);
+    expect((await sb.json(['payment-methods', 'list', '--limit', '100'])).data.length).toBe(before);
+  });
+
   it('cancel while the reader waits frees it', async () => {
     const intent = await inPerson();
     expect((await sb.json(['intents', 'cancel', intent.id, '--yes'])).status).toBe('canceled');
