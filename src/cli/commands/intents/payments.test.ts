@@ -281,6 +281,12 @@ describe('refunds', () => {
     expect((await sb.pay(['refunds', 'create', '--payment-intent', paid.id, '--amount', '501'])).code).toBe(1);
     expect((await sb.json(['refunds', 'create', '--payment-intent', paid.id])).amount).toBe(500);
   });
+
+  it('at a terminal, says the amount refunded in the currency\'s format', async () => {
+    const paid = await createIntent('--confirm', '--payment-method', await pm());
+    const refund = await sb.pay(['refunds', 'create', '--payment-intent', paid.id, '--amount', '300'], { terminal: true });
+    expect(refund.stderr).toMatch(/^✓ Refunded \$3\.00 \(re_\w+\)$/m);
+  });
 });
 
 describe('same-day refunds on a processor B reader', () => {
