@@ -289,6 +289,22 @@ describe('refunds', () => {
   });
 });
 
+describe('partial authorization at a terminal', () => {
+  it('is said only when the card authorized less, not for a capture of less', async () => {
+    // Captured for less than was authorized, by choice: no partial authorization.
+    const held = await createIntent('--capture-method', 'manual', '--confirm', '--payment-method', await pm());
+    const captured = await sb.pay(['intents', 'capture', held.id, '--amount-to-capture', '400'], { terminal: true });
+    expect([captured.code, captured.stderr]).toEqual([0, `✓ Captured payment intent ${held.id}: succeeded`]);
+    // The card authorized half: said when it is known, at confirmation.
+    const partial = await createIntent('--capture-method', 'manual');
+    const confirmed = await sb.pay(['intents', 'confirm', partial.id, '--payment-method', await pm('4000000000005555')], { terminal: true });
+    expect(confirmed.stderr).toContain('Partial authorization: $5.00 of $10.00 authorized.');
+    const automatic = await createIntent();
+    const received = await sb.pay(['intents', 'confirm', automatic.id, '--payment-method', await pm('4000000000005555')], { terminal: true });
+    expect(received.stderr).toContain('Partial authorization: $5.00 of $10.00 received.');
+  });
+});
+
 describe('same-day refunds on a processor B reader', () => {
   /** A processor B developer reader, online while its connection is open (it answers pings). */
   async function onlineReaderB(): Promise<{ id: string; close: () => void }> {
