@@ -247,6 +247,17 @@ describe('payment intents, card', () => {
     expect(updated.body.metadata).toEqual({ order: 'o_1', note: 'gift' });
   });
 
+  it('an update that changes nothing is no change, as for a subscription: no payment_intent.updated, the same object', async () => {
+    const open = (await intent({ metadata: { order: 'o_1' }, description: 'cart 9' })).body;
+    for (const body of [{ amount: 1000 }, { metadata: { order: 'o_1' } }, { metadata: { absent: '' } }, { description: 'cart 9' }]) {
+      const same = await s.call('POST', `/v1/payment-intents/${open.id}`, body);
+      expect([same.status, same.body], JSON.stringify(body)).toEqual([200, open]);
+    }
+    expect((await eventsOf(open.id)).map((e) => e.type)).toEqual(['payment_intent.created']);
+    await s.call('POST', `/v1/payment-intents/${open.id}`, { amount: 1200 });
+    expect((await eventsOf(open.id)).map((e) => e.type)).toEqual(['payment_intent.created', 'payment_intent.updated']);
+  });
+
   it('checks the method against payment_method_types and the customer', async () => {
     const r = reader('A');
     const res = await intent({ payment_method_id: await presentPm(r.id) });

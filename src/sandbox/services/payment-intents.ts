@@ -1,5 +1,5 @@
 import { expiryPassed } from '../../domain/cards.js';
-import { type BaseObject, DEFAULT_LIST_LIMIT, mergeMetadata } from '../../domain/common.js';
+import { type BaseObject, DEFAULT_LIST_LIMIT, mergeMetadata, sameMetadata } from '../../domain/common.js';
 import type { Customer } from '../../domain/customers.js';
 import { ApiError, invalid, invalidState, missing } from '../../domain/errors.js';
 import type {
@@ -313,12 +313,15 @@ export function updatePaymentIntent(ctx: ServiceContext, id: string, body: Payme
   const intent = getPaymentIntent(ctx, id);
   requireStatus(intent, CONFIRMABLE, 'update');
   refuseOpenSessionIntent(ctx, intent, 'update');
-  const updated = ctx.update<PaymentIntent>({
+  const next = {
     ...intent,
     amount: body.amount ?? intent.amount,
     description: body.description ?? intent.description,
     metadata: mergeMetadata(intent.metadata, body.metadata),
-  });
+  };
+  // As for subscriptions: an update that changes nothing is no change, and emits no payment_intent.updated.
+  if (next.amount === intent.amount && next.description === intent.description && sameMetadata(next.metadata, intent.metadata)) return intent;
+  const updated = ctx.update<PaymentIntent>(next);
   ctx.emit('payment_intent.updated', updated, intentEventData(updated));
   return updated;
 }
