@@ -187,7 +187,7 @@ complete -c pay -n '__pay_at \'charges list\'' -f
 complete -c pay -n '__pay_at \'charges list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
 complete -c pay -n '__pay_at \'charges list\'' -l customer -x -d 'Only this customer\'s'
 complete -c pay -n '__pay_at \'charges list\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'charges list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'charges list\'' -l limit -x -d 'How many to show, 1 to 100 (default 10)'
 complete -c pay -n '__pay_at \'charges list\'' -l payment-intent -x -d 'Only the charges of this payment intent'
 complete -c pay -n '__pay_at \'charges list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'checkout\'' -f
@@ -215,7 +215,7 @@ complete -c pay -n '__pay_at \'checkout help\'' -a 'create get list'
 complete -c pay -n '__pay_at \'checkout list\'' -f
 complete -c pay -n '__pay_at \'checkout list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
 complete -c pay -n '__pay_at \'checkout list\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'checkout list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'checkout list\'' -l limit -x -d 'How many to show, 1 to 100 (default 10)'
 complete -c pay -n '__pay_at \'checkout list\'' -l payment-intent -x -d 'Only the session of this payment intent'
 complete -c pay -n '__pay_at \'checkout list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'checkout list\'' -l status -x -a 'open complete expired' -d 'Only sessions in this status'
@@ -245,7 +245,7 @@ complete -c pay -n '__pay_at \'customers list\'' -f
 complete -c pay -n '__pay_at \'customers list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
 complete -c pay -n '__pay_at \'customers list\'' -l email -x -d 'Only customers with this email'
 complete -c pay -n '__pay_at \'customers list\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'customers list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'customers list\'' -l limit -x -d 'How many to show, 1 to 100 (default 10)'
 complete -c pay -n '__pay_at \'customers list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'events\'' -f
 complete -c pay -n '__pay_at \'events\'' -a 'get' -d 'Show an event and its delivery attempts at each webhook endpoint'
@@ -265,7 +265,7 @@ complete -c pay -n '__pay_at \'events list\'' -l created-gte -x -d 'Created at o
 complete -c pay -n '__pay_at \'events list\'' -l created-lt -x -d 'Created before this date or date-time'
 complete -c pay -n '__pay_at \'events list\'' -l created-lte -x -d 'Created at or before this date or date-time'
 complete -c pay -n '__pay_at \'events list\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'events list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'events list\'' -l limit -x -d 'How many to show, 1 to 100 (default 10)'
 complete -c pay -n '__pay_at \'events list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'events list\'' -l type -x -d 'Only this type, or a family: payment_intent.*'
 complete -c pay -n '__pay_at \'events resend\'' -f
@@ -316,10 +316,10 @@ complete -c pay -n '__pay_at \'intents list\'' -f
 complete -c pay -n '__pay_at \'intents list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
 complete -c pay -n '__pay_at \'intents list\'' -l customer -x -d 'Only this customer\'s'
 complete -c pay -n '__pay_at \'intents list\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'intents list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'intents list\'' -l limit -x -d 'How many to show, 1 to 100 (default 10)'
 complete -c pay -n '__pay_at \'intents list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'intents list\'' -l status -x -a 'requires_payment_method requires_confirmation requires_capture requires_action processing succeeded canceled' -d 'Only intents in this status'
-complete -c pay -n '__pay_at \'intents list\'' -l subscription -x -d 'Only the payment attempts of this subscription'
+complete -c pay -n '__pay_at \'intents list\'' -l subscription -x -d 'Only the payment attempts of this subscription, every one unless --limit is given'
 complete -c pay -n '__pay_at \'intents update\'' -f
 complete -c pay -n '__pay_at \'intents update\'' -l amount -x -d 'New amount in the currency\'s minor unit'
 complete -c pay -n '__pay_at \'intents update\'' -l description -x -d 'Description'
@@ -347,7 +347,7 @@ complete -c pay -n '__pay_at \'payment-links help\'' -a 'create get list'
 complete -c pay -n '__pay_at \'payment-links list\'' -f
 complete -c pay -n '__pay_at \'payment-links list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
 complete -c pay -n '__pay_at \'payment-links list\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'payment-links list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'payment-links list\'' -l limit -x -d 'How many to show, 1 to 100 (default 10)'
 complete -c pay -n '__pay_at \'payment-links list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'payment-methods\'' -f
 complete -c pay -n '__pay_at \'payment-methods\'' -a 'attach' -d 'Attach a payment method to a customer (emits payment_method.attached)'
@@ -380,7 +380,7 @@ complete -c pay -n '__pay_at \'payment-methods list\'' -f
 complete -c pay -n '__pay_at \'payment-methods list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
 complete -c pay -n '__pay_at \'payment-methods list\'' -l customer -x -d 'Only those attached to this customer'
 complete -c pay -n '__pay_at \'payment-methods list\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'payment-methods list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'payment-methods list\'' -l limit -x -d 'How many to show, 1 to 100 (default 10)'
 complete -c pay -n '__pay_at \'payment-methods list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'payment-methods list\'' -l type -x -a 'card card_present' -d 'Only this type'
 complete -c pay -n '__pay_at \'profiles\'' -f
@@ -437,7 +437,7 @@ complete -c pay -n '__pay_at \'readers help\'' -a 'activate activation-code get 
 complete -c pay -n '__pay_at \'readers list\'' -f
 complete -c pay -n '__pay_at \'readers list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
 complete -c pay -n '__pay_at \'readers list\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'readers list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'readers list\'' -l limit -x -d 'How many to show, 1 to 100 (default 10)'
 complete -c pay -n '__pay_at \'readers list\'' -l processor -x -a 'A B' -d 'Only readers of this processor'
 complete -c pay -n '__pay_at \'readers list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'readers present\'' -f
@@ -467,7 +467,7 @@ complete -c pay -n '__pay_at \'refunds help\'' -a 'create get list'
 complete -c pay -n '__pay_at \'refunds list\'' -f
 complete -c pay -n '__pay_at \'refunds list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
 complete -c pay -n '__pay_at \'refunds list\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'refunds list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'refunds list\'' -l limit -x -d 'How many to show, 1 to 100 (default 10)'
 complete -c pay -n '__pay_at \'refunds list\'' -l payment-intent -x -d 'Only the refunds of this payment intent'
 complete -c pay -n '__pay_at \'refunds list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'refunds list\'' -l status -x -a 'pending succeeded failed' -d 'Only refunds in this status'
@@ -563,7 +563,7 @@ complete -c pay -n '__pay_at \'subscriptions list\'' -f
 complete -c pay -n '__pay_at \'subscriptions list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
 complete -c pay -n '__pay_at \'subscriptions list\'' -l customer -x -d 'Only this customer\'s (cus_…)'
 complete -c pay -n '__pay_at \'subscriptions list\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'subscriptions list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'subscriptions list\'' -l limit -x -d 'How many to show, 1 to 100 (default 10)'
 complete -c pay -n '__pay_at \'subscriptions list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'subscriptions list\'' -l status -x -d 'Only this status: pending, active, past_due, paused or canceled'
 complete -c pay -n '__pay_at \'subscriptions past-due\'' -f
@@ -656,7 +656,7 @@ complete -c pay -n '__pay_at \'webhooks endpoints help\'' -a 'create delete get 
 complete -c pay -n '__pay_at \'webhooks endpoints list\'' -f
 complete -c pay -n '__pay_at \'webhooks endpoints list\'' -l all -d 'Show every page, newest first (fetched 100 at a time)'
 complete -c pay -n '__pay_at \'webhooks endpoints list\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'webhooks endpoints list\'' -l limit -x -d 'How many to show, 1 to 100'
+complete -c pay -n '__pay_at \'webhooks endpoints list\'' -l limit -x -d 'How many to show, 1 to 100 (default 10)'
 complete -c pay -n '__pay_at \'webhooks endpoints list\'' -l starting-after -x -d 'Show the page after this id (cursor from a previous page)'
 complete -c pay -n '__pay_at \'webhooks help\'' -f
 complete -c pay -n '__pay_at \'webhooks help\'' -a 'endpoints listen rotate-secret'

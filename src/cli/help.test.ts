@@ -69,4 +69,18 @@ describe('usage errors', () => {
     expect((await pay(['customers', 'list', '--limit', 'many'])).stderr).toBe("✗ Invalid --limit 'many': must be a whole number.\n  Run 'pay customers list --help' for usage.");
     expect((await pay(['customers', 'get'])).stderr).toBe("✗ Missing <id>: it is required.\n  Run 'pay customers get --help' for usage.");
   });
+
+  it('a card number typed where it does not belong is echoed as its last 4 digits only, as the service echoes one', async () => {
+    const misplaced = [
+      ['payment-methods', 'create', '--exp-month', '4242 4242 4242 4242', '--exp-year', '2030'],
+      ['payment-methods', 'create', '--type', '4242424242424242'],
+      ['payment-methods', 'create', '--card', '4242424242424242', '5555555555554444'],
+    ];
+    for (const args of misplaced) {
+      const result = await pay(args);
+      expect([result.code, result.stderr], args.join(' ')).toEqual([2, expect.stringContaining('…4')]);
+      expect(result.stderr.replace(/\s/g, '')).not.toMatch(/4242424242424242|5555555555554444/);
+    }
+    expect((await pay(['payment-methods', 'create', '--type', '4242424242424242', '--json'])).stderr).not.toContain('4242424242424242');
+  });
 });

@@ -1,4 +1,5 @@
 import type { Command, Help, Option } from 'commander';
+import { maskCardNumbers } from '../domain/cards.js';
 import { flagsByField } from './command.js';
 import type { IO } from './io/io.js';
 
@@ -77,7 +78,8 @@ export function finishHelp(program: Command, io: IO, json: () => boolean): void 
         // Commander suggests by spelling only; a flag named after its field is found by the field.
         const unknown = /^error: unknown option '([^']*)'\s*$/.exec(text);
         const field = unknown && fieldFlagOf(unknown[1]!, flagsByField.get(command) ?? new Map());
-        const message = usageMessage(field ? `${text.trim()}\n(Did you mean ${field}?)` : text);
+        // Commander quotes what was typed: a card number put in the wrong place shows as its last 4 digits, as the service's errors do.
+        const message = maskCardNumbers(usageMessage(field ? `${text.trim()}\n(Did you mean ${field}?)` : text));
         if (json()) return io.errorJSON({ code: 'usage_error', message, exit_code: 2 });
         io.error(message);
         io.info(`  Run '${path} --help' for usage.`);

@@ -79,7 +79,8 @@ interface ListSpec<T, F extends Flags> {
 }
 
 const listFlags = {
-  limit: flag.int('--limit <n>', 'How many to show, 1 to 100', { default: 10, field: 'limit' }),
+  // No default sent: the service's page applies, 10, or every match where the spec asks for all (intents by subscription_id).
+  limit: flag.int('--limit <n>', 'How many to show, 1 to 100 (default 10)', { field: 'limit' }),
   startingAfter: flag.string('--starting-after <id>', 'Show the page after this id (cursor from a previous page)', { field: 'starting_after' }),
 };
 const allFlag = { all: flag.bool('--all', 'Show every page, newest first (fetched 100 at a time)', { optional: true, conflicts: ['limit'] }) };

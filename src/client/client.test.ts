@@ -41,7 +41,7 @@ const client = (baseUrl: string, trace?: (line: string) => void) =>
 const failure = (status: number, code: string) => ({ status, body: { error: { type: 'x', code, message: `${code}.` } } });
 
 describe('Client', () => {
-  it('sends the auth headers with the profile prefix, and a fresh Idempotency-Key on each write', async () => {
+  it('sends the auth headers with the profile prefix and Content-Type on every request, and a fresh Idempotency-Key on each write', async () => {
     const { url, seen } = await service([{ status: 200, body: { id: 'cus_1' } }]);
     const c = client(url);
     await c.call('customers.create', { body: { email: 'a@example.com' } });
@@ -52,6 +52,8 @@ describe('Client', () => {
     expect(seen[1]!.headers['idempotency-key']).not.toBe(seen[0]!.headers['idempotency-key']);
     expect(seen[2]).toMatchObject({ method: 'GET', url: '/v1/customers?limit=3' });
     expect(seen[2]!.headers['idempotency-key']).toBeUndefined();
+    // Spec section 4: every request carries Content-Type: application/json, a GET too.
+    expect(seen[2]!.headers).toMatchObject({ 'pay-account': 'acct_1', 'pay-api-key': API_KEY, 'content-type': 'application/json' });
   });
 
   it('retries a write after 5xx and 429 with the same Idempotency-Key, then succeeds', async () => {

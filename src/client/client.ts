@@ -104,13 +104,14 @@ export class Client {
       for (const [key, value] of Array.isArray(options.query) ? options.query : Object.entries(options.query ?? {})) {
         if (value !== undefined) url.searchParams.append(key, String(value));
       }
+      // Spec section 4: every request carries Content-Type: application/json, with a body or not.
       const headers: Record<string, string> = {
         ...this.authHeaders(),
+        'content-type': 'application/json',
         accept: 'application/json',
         'user-agent': this.options.userAgent ?? 'pay-cli',
       };
       if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
-      if (body !== undefined) headers['content-type'] = 'application/json';
       return { url, headers };
     };
     let { url, headers } = target();

@@ -44,6 +44,12 @@ export function mergeMetadata(kept: Record<string, string>, changes: Record<stri
   return merged;
 }
 
+/** The same keys with the same values: an update that leaves metadata so changes nothing. */
+export function sameMetadata(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
 /** The dates the service takes: a schedule reaching past this is a typo, not a plan. */
 export const LAST_DATE = '2100-12-31';
 export const FIRST_DATE = '1970-01-01';

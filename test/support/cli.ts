@@ -25,15 +25,17 @@ export interface CliRunOptions {
   env?: Record<string, string | undefined>;
   /** What stdin holds (`--api-key-stdin`). */
   input?: string;
+  /** stdout and stderr are a terminal (human output); stdin stays piped, so nothing is asked. */
+  terminal?: boolean;
 }
 
 /** Runs `pay <args>` in-process; never throws on a non-zero exit. */
-export async function runCli(args: string[], options: { env: Record<string, string | undefined>; input?: string | undefined }): Promise<CliResult> {
-  const stream = () => Object.assign(new PassThrough(), { isTTY: false, columns: 80 });
+export async function runCli(args: string[], options: { env: Record<string, string | undefined>; input?: string | undefined; terminal?: boolean | undefined }): Promise<CliResult> {
+  const stream = (isTTY = false) => Object.assign(new PassThrough(), { isTTY, columns: 80 });
   const stdin = stream();
   stdin.end(options.input ?? '');
-  const stdout = stream();
-  const stderr = stream();
+  const stdout = stream(options.terminal);
+  const stderr = stream(options.terminal);
   let out = '';
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -89,7 +91,7 @@ export function cliSandbox(options: Parameters<typeof startTestSandbox>[0] = {})
       configDir,
       env,
       http: (method: string, path: string, body?: unknown) => sandbox.call(method, path, body),
-      pay: (args: string[], run: CliRunOptions = {}) => runCli(args, { env: { ...handle.env, ...run.env }, input: run.input }),
+      pay: (args: string[], run: CliRunOptions = {}) => runCli(args, { env: { ...handle.env, ...run.env }, input: run.input, terminal: run.terminal }),
       async json(args: string[]) {
         const result = await runCli([...args, '--json'], { env: handle.env });
         if (result.code !== 0) throw new Error(`pay ${args.join(' ')} exited ${result.code}: ${result.stderr}`);

@@ -247,6 +247,17 @@ describe('payment intents, card', () => {
     expect(updated.body.metadata).toEqual({ order: 'o_1', note: 'gift' });
   });
 
+  it('an update that changes nothing is no change, as for a subscription: no payment_intent.updated, the same object', async () => {
+    const open = (await intent({ metadata: { order: 'o_1' }, description: 'cart 9' })).body;
+    for (const body of [{ amount: 1000 }, { metadata: { order: 'o_1' } }, { metadata: { absent: '' } }, { description: 'cart 9' }]) {
+      const same = await s.call('POST', `/v1/payment-intents/${open.id}`, body);
+      expect([same.status, same.body], JSON.stringify(body)).toEqual([200, open]);
+    }
+    expect((await eventsOf(open.id)).map((e) => e.type)).toEqual(['payment_intent.created']);
+    await s.call('POST', `/v1/payment-intents/${open.id}`, { amount: 1200 });
+    expect((await eventsOf(open.id)).map((e) => e.type)).toEqual(['payment_intent.created', 'payment_intent.updated']);
+  });
+
   it('checks the method against payment_method_types and the customer', async () => {
     const r = reader('A');
     const res = await intent({ payment_method_id: await presentPm(r.id) });
@@ -267,6 +278,19 @@ describe('payment intents, card', () => {
     expect(canceled.length).toBeGreaterThan(0);
     expect(canceled.every((p: { status: string }) => p.status === 'canceled')).toBe(true);
     expect((await s.call('GET', '/v1/payment-intents?status=nope')).body.error.param).toBe('status');
+  });
+
+  it('an intent confirmed with a customer\'s method is that customer\'s, as one created with it is', async () => {
+    const customer = (await s.call('POST', '/v1/customers', {})).body;
+    const id = await pm();
+    await s.call('PUT', `/v1/payment-methods/${id}/attach`, { customer_id: customer.id });
+    const open = (await intent()).body;
+    const confirmed = await s.call('POST', `/v1/payment-intents/${open.id}/confirm`, { payment_method_id: id });
+    expect(confirmed.body).toMatchObject({ status: 'succeeded', customer_id: customer.id });
+    const charges = (await s.call('GET', `/v1/charges?customer_id=${customer.id}`)).body.data;
+    expect(charges.map((c: { payment_intent_id: string }) => c.payment_intent_id)).toEqual([open.id]);
+    const intents = (await s.call('GET', `/v1/payment-intents?customer_id=${customer.id}`)).body.data;
+    expect(intents.map((p: { id: string }) => p.id)).toEqual([open.id]);
   });
 
   it('idempotent replay of a confirm returns the same intent and makes no second charge', async () => {

@@ -1,5 +1,5 @@
 import { expiryPassed } from '../../domain/cards.js';
-import { type BaseObject, DEFAULT_LIST_LIMIT, mergeMetadata } from '../../domain/common.js';
+import { type BaseObject, DEFAULT_LIST_LIMIT, mergeMetadata, sameMetadata } from '../../domain/common.js';
 import type { Customer } from '../../domain/customers.js';
 import { ApiError, invalid, invalidState, missing } from '../../domain/errors.js';
 import type {
@@ -47,10 +47,13 @@ interface NewIntent {
   metadata?: Record<string, string> | undefined;
 }
 
+/** An intent paid with a customer's payment method is that customer's, whether the method was given at creation or at confirmation. */
+const customerPaying = (customerId: string | null | undefined, pm: StoredPaymentMethod | undefined) => customerId ?? pm?.customer_id ?? null;
+
 /** Inserts the intent with its event; callers have checked that its customer_id names a customer. */
 function insertIntent(ctx: ServiceContext, input: NewIntent): PaymentIntent {
   const pm = input.payment_method;
-  const customerId = input.customer_id ?? pm?.customer_id ?? null;
+  const customerId = customerPaying(input.customer_id, pm);
   if (pm) checkMethod(ctx, { payment_method_types: input.payment_method_types, capture_method: input.capture_method, customer_id: customerId }, pm);
   const intent = ctx.create<PaymentIntent>('payment_intent', {
     status: pm ? 'requires_confirmation' : 'requires_payment_method',
@@ -143,7 +146,7 @@ export function confirmPaymentIntent(ctx: ServiceContext, id: string, body: Paym
   if (pmId === null) throw missing('payment_method_id', `Missing required parameter: payment_method_id. Payment intent ${intent.id} has no payment method to confirm with.`);
   const pm = storedPaymentMethod(ctx, pmId, 'payment_method_id');
   checkMethod(ctx, intent, pm);
-  return declinedThrows(attempt(ctx, intent, pm));
+  return declinedThrows(attempt(ctx, { ...intent, customer_id: customerPaying(intent.customer_id, pm) }, pm));
 }
 
 interface Attempt {
@@ -310,12 +313,15 @@ export function updatePaymentIntent(ctx: ServiceContext, id: string, body: Payme
   const intent = getPaymentIntent(ctx, id);
   requireStatus(intent, CONFIRMABLE, 'update');
   refuseOpenSessionIntent(ctx, intent, 'update');
-  const updated = ctx.update<PaymentIntent>({
+  const next = {
     ...intent,
     amount: body.amount ?? intent.amount,
     description: body.description ?? intent.description,
     metadata: mergeMetadata(intent.metadata, body.metadata),
-  });
+  };
+  // As for subscriptions: an update that changes nothing is no change, and emits no payment_intent.updated.
+  if (next.amount === intent.amount && next.description === intent.description && sameMetadata(next.metadata, intent.metadata)) return intent;
+  const updated = ctx.update<PaymentIntent>(next);
   ctx.emit('payment_intent.updated', updated, intentEventData(updated));
   return updated;
 }

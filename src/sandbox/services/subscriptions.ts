@@ -1,4 +1,4 @@
-import { mergeMetadata } from '../../domain/common.js';
+import { mergeMetadata, sameMetadata } from '../../domain/common.js';
 import type { Customer } from '../../domain/customers.js';
 import { ApiError, invalid, invalidState } from '../../domain/errors.js';
 import type { PaymentIntent } from '../../domain/payment-intents.js';
@@ -87,14 +87,7 @@ export function updateSubscription(ctx: ServiceContext, id: string, input: Subsc
 }
 
 function sameUpdatableFields(a: Subscription, b: Subscription): boolean {
-  const keys = Object.keys(a.metadata);
-  return (
-    a.payment_method_id === b.payment_method_id &&
-    a.platform_fee_amount === b.platform_fee_amount &&
-    a.cancel_at === b.cancel_at &&
-    keys.length === Object.keys(b.metadata).length &&
-    keys.every((key) => a.metadata[key] === b.metadata[key])
-  );
+  return a.payment_method_id === b.payment_method_id && a.platform_fee_amount === b.platform_fee_amount && a.cancel_at === b.cancel_at && sameMetadata(a.metadata, b.metadata);
 }
 
 /** active → paused: no payment is attempted until resumed. */

@@ -26,7 +26,7 @@ export const register = verbs(
     fields: intentFields,
     query: () => import('../../../domain/payment-intents.js').then((m) => m.PaymentIntentListQuery),
     filters: {
-      subscription: flag.string('--subscription <sub_id>', 'Only the payment attempts of this subscription', { field: 'subscription_id' }),
+      subscription: flag.string('--subscription <sub_id>', 'Only the payment attempts of this subscription, every one unless --limit is given', { field: 'subscription_id' }),
       customer: flag.string('--customer <cus_id>', 'Only this customer\'s', { field: 'customer_id' }),
       status: flag.choice('--status <status>', 'Only intents in this status', PAYMENT_INTENT_STATUSES, { field: 'status' }),
     },

@@ -241,6 +241,17 @@ describe('in-person payments on a terminal reader', () => {
     expect((await sb.json(['readers', 'present', reader.id])).status).toBe('succeeded');
   });
 
+  it('payment-methods create checks --customer before any request: an id of another kind, or a card_present method (never attached)', async () => {
+    const customer = await sb.json(['customers', 'create']);
+    const before = (await sb.json(['payment-methods', 'list', '--limit', '100'])).data.length;
+    const otherKind = await sb.pay(['payment-methods', 'create', '--card', '4242424242424242', '--exp', '12/34', '--cvc', '123', '--customer', 'pi_123', '--verbose']);
+    expect([otherKind.code, otherKind.stderr]).toEqual([2, expect.stringContaining('Invalid --customer: must be an id starting with cus_.')]);
+    expect(otherKind.stderr).not.toMatch(/^> /m);
+    const present = await sb.pay(['payment-methods', 'create', '--type', 'card_present', '--reader', reader.id, '--customer', customer.id]);
+    expect([present.code, present.stderr]).toEqual([2, expect.stringContaining('--customer is for type card')]);
+    expect((await sb.json(['payment-methods', 'list', '--limit', '100'])).data.length).toBe(before);
+  });
+
   it('cancel while the reader waits frees it', async () => {
     const intent = await inPerson();
     expect((await sb.json(['intents', 'cancel', intent.id, '--yes'])).status).toBe('canceled');
@@ -269,6 +280,28 @@ describe('refunds', () => {
     const paid = await createIntent('--confirm', '--payment-method', await pm('4000000000005555'));
     expect((await sb.pay(['refunds', 'create', '--payment-intent', paid.id, '--amount', '501'])).code).toBe(1);
     expect((await sb.json(['refunds', 'create', '--payment-intent', paid.id])).amount).toBe(500);
+  });
+
+  it('at a terminal, says the amount refunded in the currency\'s format', async () => {
+    const paid = await createIntent('--confirm', '--payment-method', await pm());
+    const refund = await sb.pay(['refunds', 'create', '--payment-intent', paid.id, '--amount', '300'], { terminal: true });
+    expect(refund.stderr).toMatch(/^✓ Refunded \$3\.00 \(re_\w+\)$/m);
+  });
+});
+
+describe('partial authorization at a terminal', () => {
+  it('is said only when the card authorized less, not for a capture of less', async () => {
+    // Captured for less than was authorized, by choice: no partial authorization.
+    const held = await createIntent('--capture-method', 'manual', '--confirm', '--payment-method', await pm());
+    const captured = await sb.pay(['intents', 'capture', held.id, '--amount-to-capture', '400'], { terminal: true });
+    expect([captured.code, captured.stderr]).toEqual([0, `✓ Captured payment intent ${held.id}: succeeded`]);
+    // The card authorized half: said when it is known, at confirmation.
+    const partial = await createIntent('--capture-method', 'manual');
+    const confirmed = await sb.pay(['intents', 'confirm', partial.id, '--payment-method', await pm('4000000000005555')], { terminal: true });
+    expect(confirmed.stderr).toContain('Partial authorization: $5.00 of $10.00 authorized.');
+    const automatic = await createIntent();
+    const received = await sb.pay(['intents', 'confirm', automatic.id, '--payment-method', await pm('4000000000005555')], { terminal: true });
+    expect(received.stderr).toContain('Partial authorization: $5.00 of $10.00 received.');
   });
 });
 

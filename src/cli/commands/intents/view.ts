@@ -43,8 +43,13 @@ export function showIntent(f: Factory, intent: PaymentIntent, verb: string): voi
       const reader = intent.next_action.terminal_reader_id;
       f.io.info(`  Waiting for a card on reader ${reader}. In the sandbox: answer on pay terminal simulate, or run pay readers present ${reader}`);
     }
-    if (intent.status === 'succeeded' && intent.amount_received < intent.amount) {
-      f.io.warn(`Partial authorization: ${formatAmount(intent.amount_received, intent.currency)} of ${formatAmount(intent.amount, intent.currency)} received.`);
+    // Said once the card's answer is known: a manual intent captured for less is a choice, not a partial authorization.
+    const partial =
+      intent.status === 'requires_capture' ? { amount: intent.amount_capturable, word: 'authorized' }
+      : intent.status === 'succeeded' && intent.capture_method === 'automatic' ? { amount: intent.amount_received, word: 'received' }
+      : undefined;
+    if (partial && partial.amount < intent.amount) {
+      f.io.warn(`Partial authorization: ${formatAmount(partial.amount, intent.currency)} of ${formatAmount(intent.amount, intent.currency)} ${partial.word}.`);
     }
   }
   f.io.printObject(intent);

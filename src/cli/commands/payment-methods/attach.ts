@@ -2,7 +2,8 @@ import { type PaymentMethod, PaymentMethodAttach } from '../../../domain/payment
 import { arg, bodyFrom, defineCommand, flag } from '../../command.js';
 import { paymentMethodFields } from './view.js';
 
-const flags = { customer: flag.string('--customer <cus_id>', 'Customer to attach it to', { field: 'customer_id' }) };
+/** Shared with create --customer: one flag, checked by one schema. */
+export const flags = { customer: flag.string('--customer <cus_id>', 'Customer to attach it to', { field: 'customer_id' }) };
 
 export const attach = defineCommand({
   name: 'attach',

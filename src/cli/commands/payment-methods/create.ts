@@ -1,8 +1,9 @@
 import type { Customer } from '../../../domain/customers.js';
-import { PAYMENT_METHOD_TYPES, parseExpiry, type PaymentMethod, PaymentMethodCreate } from '../../../domain/payment-methods.js';
+import { PAYMENT_METHOD_TYPES, parseExpiry, type PaymentMethod, PaymentMethodAttach, PaymentMethodCreate } from '../../../domain/payment-methods.js';
 import { bodyFrom, defineCommand, flag, type OptionsOf } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { flags as attachFlags } from './attach.js';
 import { paymentMethodFields } from './view.js';
 
 const flags = {
@@ -33,13 +34,13 @@ export const create = defineCommand({
   ],
   fields: paymentMethodFields,
   async run(options, f) {
+    // Checked before any request (and any prompt): the method must not be created when it cannot be attached.
+    const attachBody = options.customer === undefined ? undefined : bodyFrom(PaymentMethodAttach, attachFlags, { customer: options.customer });
     const body = await bodyOf(options, f);
     const client = await f.client();
-    if (options.customer !== undefined) await client.call<Customer>('customers.get', { params: { id: options.customer } });
+    if (attachBody !== undefined) await client.call<Customer>('customers.get', { params: { id: attachBody.customer_id } });
     let pm = await client.call<PaymentMethod>('payment_methods.create', { body });
-    if (options.customer !== undefined) {
-      pm = await client.call<PaymentMethod>('payment_methods.attach', { params: { id: pm.id }, body: { customer_id: options.customer } });
-    }
+    if (attachBody !== undefined) pm = await client.call<PaymentMethod>('payment_methods.attach', { params: { id: pm.id }, body: attachBody });
     if (f.io.human) f.io.success(`Created payment method ${pm.id}${pm.customer_id ? `, attached to ${pm.customer_id}` : ''}`);
     f.io.printObject(pm);
     return pm;
@@ -53,6 +54,7 @@ async function bodyOf(options: OptionsOf<Record<never, never>, typeof flags>, f:
     if (options.card !== undefined || options.cardNumber !== undefined) {
       throw new UsageError(`${options.card === undefined ? '--card-number' : '--card'} is for type card: a card_present method is paid on its reader.`);
     }
+    if (options.customer !== undefined) throw new UsageError('--customer is for type card: a card_present method is used once on its reader and cannot be attached to a customer.');
     return bodyFrom(PaymentMethodCreate, flags, { type, reader: options.reader, zip: options.zip, metadata: options.metadata });
   }
   if (options.reader !== undefined) throw new UsageError('--reader is for type card_present.');

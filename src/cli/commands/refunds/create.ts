@@ -1,3 +1,4 @@
+import { formatAmount } from '../../../domain/money.js';
 import { REFUND_REASONS, type Refund, RefundCreate } from '../../../domain/refunds.js';
 import { bodyFrom, defineCommand, flag } from '../../command.js';
 import { refundFields } from './view.js';
@@ -22,7 +23,7 @@ export const create = defineCommand({
     const refund = await client.call<Refund>('refunds.create', { body });
     if (f.io.human) {
       if (refund.status === 'pending') f.io.success(`Refund ${refund.id} is pending on reader ${refund.terminal_reader_id}: confirm it there`);
-      else f.io.success(`Refunded ${refund.amount} ${refund.currency} (${refund.id})`);
+      else f.io.success(`Refunded ${formatAmount(refund.amount, refund.currency)} (${refund.id})`);
     }
     f.io.printObject(refund);
     return refund;

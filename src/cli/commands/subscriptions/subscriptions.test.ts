@@ -253,6 +253,18 @@ describe('pay subscriptions: rules and errors', () => {
     expect((await sb.pay(['subscriptions', 'list', '--status', 'late'])).code).toBe(2);
   });
 
+  it('pay intents list --subscription shows every payment attempt (spec section 4), a page only with --limit', async () => {
+    const sub = await create(1, ['--interval-unit', 'week']);
+    await advance(addDays(sub.billing_cycle_anchor, 7 * 11));
+    const all = await sb.json(['intents', 'list', '--subscription', sub.id]);
+    expect([all.data.length, all.has_more]).toEqual([12, false]);
+    expect((await sb.pay(['intents', 'list', '--subscription', sub.id])).stdout.split('\n')).toHaveLength(12);
+    const page = await sb.json(['intents', 'list', '--subscription', sub.id, '--limit', '10']);
+    expect([page.data.length, page.has_more]).toEqual([10, true]);
+    // Other lists keep the service's page of 10.
+    expect((await sb.json(['intents', 'list'])).data).toHaveLength(10);
+  });
+
   it('schedule prints the upcoming due dates, from the anchor, ending before cancel_at', async () => {
     const { customer, pm } = await customerWithCard();
     const year = Number((await today()).slice(0, 4)) + 1;
