@@ -97,13 +97,16 @@ export const IdempotencyKey = z.string().regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21
 /** A list's page size when none is asked for (DESIGN section 4). */
 export const DEFAULT_LIST_LIMIT = 10;
 
-/** Query strings carry text: list parameters are coerced. */
+const LIMIT_RULE = 'must be an integer from 1 to 100';
+
+/**
+ * Query strings carry text: a limit is decimal digits (not whatever else Number() reads,
+ * as 0x10 or 1e1), or a number (the CLI's flag).
+ */
 export const ListQuery = z.strictObject({
-  limit: z.coerce
-    .number({ error: 'must be an integer from 1 to 100' })
-    .int({ error: 'must be an integer from 1 to 100' })
-    .min(1, { error: 'must be an integer from 1 to 100' })
-    .max(100, { error: 'must be an integer from 1 to 100' })
+  limit: z
+    .union([z.number(), z.string().regex(/^[0-9]+$/).transform(Number)], { error: LIMIT_RULE })
+    .pipe(z.number().int({ error: LIMIT_RULE }).min(1, { error: LIMIT_RULE }).max(100, { error: LIMIT_RULE }))
     .default(DEFAULT_LIST_LIMIT),
   starting_after: z.string().min(1, { error: 'must be the id of the last object of the page before' }).optional(),
 });

@@ -173,6 +173,10 @@ describe('customers and the event log', () => {
     expect(second.body).toMatchObject({ has_more: false, data: [{ id: ids[0] }] });
     expect((await call('GET', '/v1/customers?starting_after=cus_nope', { headers })).body.error).toMatchObject({ code: 'parameter_invalid', param: 'starting_after' });
     expect((await call('GET', '/v1/customers?limit=101', { headers })).body.error).toMatchObject({ code: 'parameter_invalid', param: 'limit' });
+    // Decimal digits only: not what JavaScript's Number() would also read (hex, exponents, spaces).
+    for (const limit of ['0x2', '2e0', '%202', '2.0']) {
+      expect((await call('GET', `/v1/customers?limit=${limit}`, { headers })).body.error, limit).toMatchObject({ code: 'parameter_invalid', param: 'limit', message: expect.stringContaining('must be an integer from 1 to 100') });
+    }
   });
 });
 
