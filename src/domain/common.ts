@@ -54,19 +54,25 @@ export function sameMetadata(a: Record<string, string>, b: Record<string, string
 export const LAST_DATE = '2100-12-31';
 export const FIRST_DATE = '1970-01-01';
 
+const REAL_DATE_RULE = 'must be a real calendar date (YYYY-MM-DD)';
+const isRealDate = (s: string) => {
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+};
+
 /** A real calendar date, YYYY-MM-DD, whatever its year. */
 export const CalendarDate = z
   .string({ error: 'must be a date in the form YYYY-MM-DD' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date in the form YYYY-MM-DD' })
-  .refine((s) => {
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-  }, { error: 'must be a real calendar date (YYYY-MM-DD)', abort: true });
+  .refine(isRealDate, { error: REAL_DATE_RULE, abort: true });
 
 /** What names one instant: a date (00:00:00Z of it), or a date-time with Z or an offset (a local time names none). */
 export const INSTANT_RULE = 'must be a date (YYYY-MM-DD) or a date-time with Z or an offset (ISO 8601, e.g. 2030-01-31T09:00:00Z)';
+/** A date, or a date-time's, that the calendar lacks (2030-02-30) is told so: its form was right. */
+const instantError = (issue: { input?: unknown }) =>
+  typeof issue.input === 'string' && /^\d{4}-\d{2}-\d{2}(?:T|$)/.test(issue.input) && !isRealDate(issue.input.slice(0, 10)) ? REAL_DATE_RULE : INSTANT_RULE;
 // The date-time's own error too: zod reports the option that got furthest, not always the union's.
-export const Instant = z.union([CalendarDate, z.iso.datetime({ offset: true, error: INSTANT_RULE })], { error: INSTANT_RULE });
+export const Instant = z.union([CalendarDate, z.iso.datetime({ offset: true, error: instantError })], { error: instantError });
 
 // Same-length ISO dates compare as strings.
 export const DateString = CalendarDate.refine((s) => s >= FIRST_DATE && s <= LAST_DATE, { error: `must be a date from ${FIRST_DATE} to ${LAST_DATE}` });

@@ -17,8 +17,12 @@ describe('the test clock stays within the service\'s dates (1970-01-01 to 2100-1
       expect(refusal({ to }), to).toMatchObject({ code: 'parameter_invalid', param: 'to', message: 'Invalid to: must be a date or date-time from 1970-01-01 to 2100-12-31' });
     }
     // A date-time without Z or an offset is ISO 8601 too, but names no instant: the rule says what is missing.
-    for (const to of ['2030-02-30', 'next tuesday', '', '2030-01-20T10:00:00']) {
+    for (const to of ['next tuesday', '', '2030-01-20T10:00:00', '2030-1-20']) {
       expect(refusal({ to }).message, to).toBe('Invalid to: must be a date (YYYY-MM-DD) or a date-time with Z or an offset (ISO 8601, e.g. 2030-01-31T09:00:00Z)');
+    }
+    // Well formed, but a day the calendar lacks: said so, not that the form is wrong.
+    for (const to of ['2030-02-30', '2030-02-30T09:00:00Z', '2030-13-01', '2031-02-29']) {
+      expect(refusal({ to }).message, to).toBe('Invalid to: must be a real calendar date (YYYY-MM-DD)');
     }
     expect(clockTarget(parseOrThrow(ClockAdvance, { to: '2100-12-31T23:59:59Z' }), '2030-01-01T00:00:00Z')).toBe('2100-12-31T23:59:59Z');
   });
