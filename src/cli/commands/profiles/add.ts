@@ -33,10 +33,13 @@ export const add = defineCommand({
     const baseUrl = options.baseUrl ?? (await io.ask('--base-url', 'Base URL of the service', { validate: answerRule('base_url') }));
     const account = options.account ?? (await io.ask('--account', 'Merchant account id', { validate: answerRule('account') }));
     const apiKey = options.apiKey ?? (options.apiKeyStdin ? await io.readStdin() : await io.askSecret('--api-key-stdin', 'API key'));
+    if (options.apiKeyStdin && apiKey === '') throw new UsageError(`Missing --api-key-stdin: stdin was empty; pipe the key in, e.g. printf %s "$KEY" | pay profiles add ${name} --api-key-stdin …`);
     const checked = checkProfile({ base_url: baseUrl, account, api_key: apiKey, header_prefix: options.headerPrefix });
     if ('problem' in checked) {
       const { field, message, missing } = checked.problem;
-      throw new UsageError(missing ? `Missing ${flagOf(field)}: it is required.` : `Invalid ${flagOf(field)}: ${message}.`);
+      // The key's flag is the one it came by.
+      const given = field === 'api_key' && options.apiKeyStdin ? '--api-key-stdin' : flagOf(field);
+      throw new UsageError(missing ? `Missing ${given}: it is required.` : `Invalid ${given}: ${message}.`);
     }
     const store = await f.profiles();
     // Replacing a profile of the same account keeps its listen secret (the app's stays valid).

@@ -113,6 +113,18 @@ describe('pay profiles add|list|use|show|remove in a script', () => {
     expect(result.stderr).toContain('--base-url');
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
+
+  it('a key read with --api-key-stdin is refused naming --api-key-stdin, and an empty stdin as what it is', async () => {
+    const dir = freshDir();
+    const flags = ['profiles', 'add', 'x', '--base-url', 'https://x.example.com', '--account', 'acct_1', '--api-key-stdin'];
+    expect((await runPay(flags, { env: baseEnv(dir), input: '' })).stderr).toBe(
+      '✗ Missing --api-key-stdin: stdin was empty; pipe the key in, e.g. printf %s "$KEY" | pay profiles add x --api-key-stdin …',
+    );
+    expect((await runPay(flags, { env: baseEnv(dir), input: 'sk_test_two words_0123456789' })).stderr).toBe(
+      '✗ Invalid --api-key-stdin: must be printable characters, without spaces or line breaks.',
+    );
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
 });
 
 describe('the config file is its owner\'s alone (0600)', () => {
