@@ -132,6 +132,20 @@ export class IO {
     if (unknown !== undefined) throw new UsageError(`Unknown --json field '${unknown}': choose from ${known.join(', ')}.`);
   }
 
+  /**
+   * Output whose fields are known only once the request was made (`pay api`'s answer, a
+   * write perhaps done): a field it lacks is not a usage error, which would tell a script
+   * nothing was sent, but null, as elsewhere for an item without it, and a warning names it.
+   */
+  allowFieldsOf(value: unknown): void {
+    const items = itemsOf(value);
+    if (this.options.jsonFields === undefined || items.length === 0) return;
+    const known = [...new Set(items.flatMap((item) => Object.keys(item)))];
+    const missing = this.options.jsonFields.filter((field) => !known.includes(field));
+    if (missing.length > 0) this.warn(`The answer has no field ${missing.map((field) => `'${field}'`).join(', ')} (printed as null); its fields: ${known.join(', ')}.`);
+    this.knownFields = [...known, ...missing];
+  }
+
   /** A command whose JSON output has no fixed fields refuses a field list, saying why. */
   refuseFields(why: string): void {
     if (this.options.jsonFields !== undefined) throw new UsageError(`Invalid --json ${this.options.jsonFields.join(',')}: ${why}; give --json alone.`);
