@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,5 +139,18 @@ describe('the config file is its owner\'s alone (0600)', () => {
     chmodSync(file, 0o644);
     expect((await runPay(['profiles', 'use', 'a'], { env })).code).toBe(0);
     expect(mode(file)).toBe(0o600);
+  });
+});
+
+describe('a config file edited by hand', () => {
+  it('pay profiles list shows a profile missing a value as it is, never crashing', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { half: { base_url: 'https://half.example.com' } } }), { mode: 0o600 });
+    const list = await runPay(['profiles', 'list', '--json'], { env: baseEnv(dir) });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([{ name: 'half', default: false, base_url: 'https://half.example.com', account: null, api_key: null, header_prefix: null, sandbox: false }]);
+    // Using it says what is missing.
+    const use = await runPay(['customers', 'list', '--profile', 'half'], { env: baseEnv(dir) });
+    expect(use).toMatchObject({ code: 3, stderr: "✗ Profile 'half' has no account: set it with 'pay profiles add half' or PAY_ACCOUNT." });
   });
 });
