@@ -154,3 +154,16 @@ describe('a config file edited by hand', () => {
     expect(use).toMatchObject({ code: 3, stderr: "✗ Profile 'half' has no account: set it with 'pay profiles add half' or PAY_ACCOUNT." });
   });
 });
+
+describe('a config file that is not JSON', () => {
+  it('is the user\'s to fix (exit 2, config_error), named with what to do, not an unexpected error', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {', { mode: 0o600 });
+    const file = join(dir, 'config.json');
+    const message = `${file} is not valid JSON: fix it, or remove it and add the profiles again.`;
+    expect(await runPay(['profiles', 'list'], { env: baseEnv(dir) })).toEqual({ code: 2, stdout: '', stderr: `✗ ${message}` });
+    const json = await runPay(['customers', 'list', '--json'], { env: baseEnv(dir) });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'config_error', message, exit_code: 2 } });
+  });
+});
