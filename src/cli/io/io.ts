@@ -236,13 +236,16 @@ export class IO {
     this.info(`${this.errColor.yellow('!')} ${message}`);
   }
 
+  // An error may echo what was typed (a value, a word taken for a command): a card number
+  // typed in the wrong place shows its last 4 digits only, as the service's errors do.
+
   error(message: string): void {
-    this.info(`${this.errColor.red('✗')} ${message}`);
+    this.info(`${this.errColor.red('✗')} ${maskCardNumbers(message)}`);
   }
 
   /** An error as one JSON object on stderr (`--json`): scripts read it rather than a sentence. */
   errorJSON(error: Record<string, unknown>): void {
-    this.info(JSON.stringify({ error }));
+    this.info(maskCardNumbers(JSON.stringify({ error })));
   }
 
   /** Verbose trace lines (fields masked by name by the caller); a card number anywhere in one, as its last 4 digits. */
