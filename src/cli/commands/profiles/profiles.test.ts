@@ -114,6 +114,17 @@ describe('pay profiles add|list|use|show|remove in a script', () => {
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
+  it('the name sandbox is the local sandbox\'s: a service\'s profile by that name is refused, as sandbox start would take it over', async () => {
+    const dir = freshDir();
+    const result = await runPay(['profiles', 'add', 'sandbox', '--base-url', 'https://real.example.com', '--account', 'acct_real', '--api-key', 'sk_live_real_0123456789abcdef'], { env: baseEnv(dir) });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "✗ Invalid profile name 'sandbox': it is the local sandbox's profile, which pay sandbox start writes; name this one otherwise, e.g. pay profiles add staging.",
+    });
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
   it('a key read with --api-key-stdin is refused naming --api-key-stdin, and an empty stdin as what it is', async () => {
     const dir = freshDir();
     const flags = ['profiles', 'add', 'x', '--base-url', 'https://x.example.com', '--account', 'acct_1', '--api-key-stdin'];
