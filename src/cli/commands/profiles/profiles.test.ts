@@ -114,6 +114,17 @@ describe('pay profiles add|list|use|show|remove in a script', () => {
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
+  it('pay profiles use says when PAY_PROFILE, which wins over the default, names another profile', async () => {
+    const dir = freshDir();
+    for (const name of ['a', 'b']) await runPay(['profiles', 'add', name, '--base-url', 'https://x.example.com', '--account', 'acct_x', '--api-key', 'sk_test_use_0123456789'], { env: baseEnv(dir) });
+    expect(await runPay(['profiles', 'use', 'b'], { env: baseEnv(dir, { PAY_PROFILE: 'a' }) })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: "✓ 'b' is now the default profile.\n! PAY_PROFILE=a is set, and wins over the default: commands here use 'a' until it is unset.",
+    });
+    expect((await runPay(['profiles', 'use', 'a'], { env: baseEnv(dir, { PAY_PROFILE: 'a' }) })).stderr).toBe("✓ 'a' is now the default profile.");
+  });
+
   it('the name sandbox is the local sandbox\'s: a service\'s profile by that name is refused, as sandbox start would take it over', async () => {
     const dir = freshDir();
     const result = await runPay(['profiles', 'add', 'sandbox', '--base-url', 'https://real.example.com', '--account', 'acct_real', '--api-key', 'sk_live_real_0123456789abcdef'], { env: baseEnv(dir) });
