@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError } from '../config/errors.js';
+import { ConfigError, CredentialsError } from '../config/errors.js';
 import { configDir } from '../config/paths.js';
 import { type ResolvedProfile, resolveProfile } from '../config/resolve.js';
 import { ProfileStore } from '../config/store.js';
@@ -60,11 +60,17 @@ export class Factory {
       const profile = await this.configured();
       if (!profile.sandbox) return profile;
       const { runningSandbox } = await import('../sandbox/daemon.js');
-      if (!(await runningSandbox(this.configDir))) return this.startSandbox(profile);
+      const running = await runningSandbox(this.configDir);
+      if (!running) return this.startSandbox(profile);
       // Read before another command's start wrote it (the key comes with the first start): read again.
       if (profile.api_key !== undefined) return profile;
       this.resolved = undefined;
-      return this.configured();
+      const reread = await this.configured();
+      // A sandbox writes its profile before it says it runs: none now means it was removed since, with the only copy of its key.
+      if (reread.api_key === undefined) {
+        throw new CredentialsError(`The sandbox runs at ${running.base_url} (pid ${running.pid}), but its profile '${reread.name}' was removed, and its key with it. Stop it with: pay sandbox stop; the next command starts it again with a new profile.`);
+      }
+      return reread;
     })();
     return this.running;
   }

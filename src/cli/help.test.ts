@@ -22,6 +22,23 @@ describe('help', () => {
     expect(await pay(['help', 'intents', 'crate'])).toEqual({ code: 2, stdout: '', stderr: "✗ Unknown command 'crate'. Did you mean create?\n  Run 'pay intents --help' for usage." });
   });
 
+  it('help asked of a misspelt command, with --help, -h or a group\'s own help, is the usage error with its suggestion', async () => {
+    const intnets = { code: 2, stdout: '', stderr: "✗ Unknown command 'intnets'. Did you mean intents?\n  Run 'pay --help' for usage." };
+    const crate = { code: 2, stdout: '', stderr: "✗ Unknown command 'crate'. Did you mean create?\n  Run 'pay intents --help' for usage." };
+    expect(await pay(['intnets', '--help'])).toEqual(intnets);
+    expect(await pay(['intnets', '-h'])).toEqual(intnets);
+    expect(await pay(['intents', 'crate', '--help'])).toEqual(crate);
+    expect(await pay(['intents', 'help', 'crate'])).toEqual(crate);
+    expect(await pay(['sandbox', 'clock', 'help', 'advnce'])).toEqual({ code: 2, stdout: '', stderr: "✗ Unknown command 'advnce'. Did you mean advance?\n  Run 'pay sandbox clock --help' for usage." });
+    expect((await pay(['intents', 'crate', '--help', '--json'])).stderr).toBe('{"error":{"code":"usage_error","message":"Unknown command \'crate\'. Did you mean create?","exit_code":2}}');
+    // Words that do name a command still get its help, however it is asked.
+    const create = (await pay(['intents', 'create', '--help'])).stdout;
+    expect(create).toMatch(/^Usage: pay intents create \[options\]/);
+    expect(await pay(['intents', 'help', 'create'])).toEqual({ code: 0, stdout: create, stderr: '' });
+    expect((await pay(['sandbox', 'clock', 'help', 'advance'])).stdout).toMatch(/^Usage: pay sandbox clock advance \[options\]/);
+    expect((await pay(['intents', 'help'])).stdout).toMatch(/^Usage: pay intents \[options\] \[command\]/);
+  });
+
   it('groups the top-level commands, words the built-in lines as ours, and ends with where to learn more', async () => {
     const { stdout } = await pay(['--help']);
     const headings = stdout.split('\n').filter((line) => /^[A-Z][\w ]*:$/.test(line));

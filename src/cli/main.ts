@@ -218,9 +218,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined,
   program.commandsGroup('Setup:').helpCommand(...HELP_COMMAND);
   finishHelp(program, io, () => wantsJSON);
 
-  // `pay help <words>` naming no command is the usage error `pay <words>` is, with its suggestion, not the help of where it stopped.
-  const helpOf = at !== -1 && given[at] === 'help' ? given.slice(at + 1).filter((arg) => !arg.startsWith('-')) : [];
-  const parsed = namesCommand(program, helpOf) ? args : args.filter((arg) => arg !== '--help');
+  const parsed = helpOfCommand(program, args, at);
   try {
     await program.parseAsync([...argv.slice(0, 2), ...jsonFieldArgs(parsed, program, await idPattern(parsed))]);
     return EXIT.ok;
@@ -229,16 +227,30 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 conflict, 6 declined,
   }
 }
 
-/** Whether the words name a command, however deep (what follows a command without subcommands is its arguments). */
-function namesCommand(program: Command, words: string[]): boolean {
+/**
+ * Help asked of words that name no command (`pay intnets --help`, `pay intents help crate`,
+ * `pay help intents crate`) is the usage error those words are, with its suggestion, not
+ * the help of where they stopped: the help flag is dropped. A group's own `help <words>`
+ * is `<words> --help`, as the program's is. Only groups meet an unknown word here, and a
+ * group runs nothing (its default command refuses an unknown verb), so nothing runs instead.
+ */
+function helpOfCommand(program: Command, given: string[], at: number): string[] {
+  let args = given;
   let command = program;
-  for (const word of words) {
-    if (command.commands.length === 0) return true;
+  for (let i = at; i !== -1 && i < args.length && !args[i]!.startsWith('-'); i++) {
+    // Past a command without subcommands, words are its arguments.
+    if (command.commands.length === 0) return args;
+    if (args[i] === 'help') {
+      const named = helpArgs(args, i);
+      if (named === args) return args;
+      args = named;
+    }
+    const word = args[i]!;
     const next = command.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
-    if (!next) return false;
+    if (!next) return args.filter((arg) => arg !== '--help' && arg !== '-h');
     command = next;
   }
-  return true;
+  return args;
 }
 
 /** An error as `--json` prints it on stderr: `{"error": {type?, code, message, param?, status?, exit_code}}`. */

@@ -70,3 +70,20 @@ describe('the API key never appears whole in stdout, stderr or --verbose', () =>
     expectNoKey(result, key);
   });
 });
+
+describe('a card number typed where none belongs is echoed by no error, as the service echoes none', () => {
+  const CARD = '4000777788889991';
+  it.each([
+    [['customers', 'get', CARD]],
+    [['customers', 'get', CARD, '--json']],
+    [['intents', 'list', '--status', CARD]],
+    [['intents', 'create', '--amount', `x${CARD}`, '--currency', 'usd']],
+    [['customers', 'create', '--metadata', CARD]],
+    [['customers', 'list', `--${CARD}`]],
+  ])('pay %s', async (args) => {
+    const result = await sb.pay(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).not.toContain(CARD);
+    expect(result.stderr).toContain('…9991');
+  });
+});

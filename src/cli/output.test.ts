@@ -140,6 +140,16 @@ describe('--json fields on the commands with output of their own', () => {
     expect(JSON.parse(missing.stdout).error).toMatchObject({ code: 'resource_missing' });
   });
 
+  it('pay api: a field the answer lacks, known only after the request, never loses a write: null, and a warning naming it', async () => {
+    const result = await sb.pay(['api', 'POST', '/v1/customers', '-f', 'email=api-fields@example.com', '--json', 'id,emial']);
+    // Not a usage error (exit 2 says nothing was sent): the customer exists, and its id is printed.
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout);
+    expect(printed).toEqual({ id: expect.stringMatching(/^cus_/), emial: null });
+    expect((await sb.http('GET', `/v1/customers/${printed.id}`)).body.email).toBe('api-fields@example.com');
+    expect(result.stderr).toBe("! The answer has no field 'emial' (printed as null); its fields: id, object, created, livemode, email, first_name, middle_name, last_name, phone, metadata.");
+  });
+
   it('trigger: the run\'s fields, or with --list the flows\'; an unknown one before any request', async () => {
     const run = JSON.parse((await sb.pay(['trigger', 'customer.created', '--json', 'flow,created'])).stdout);
     expect(Object.keys(run)).toEqual(['flow', 'created']);

@@ -1,4 +1,4 @@
-/** A profile that is unknown or holds a bad value: the user's to fix (exit 2). */
+/** A profile that is unknown or holds a bad value, or a config file that cannot be read as one: the user's to fix (exit 2). */
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }

@@ -74,6 +74,10 @@ describe('resolveProfile: flag > env > profile', () => {
     await started.set('sandbox', { base_url: 'http://127.0.0.1:12111', account: 'acct_sb', api_key: 'sk_test_0123456789abcdef', header_prefix: 'pay', sandbox: true });
     expect(resolveProfile({}, { PAY_BASE_URL: 'http://127.0.0.1:9' }, () => started)).toMatchObject({ base_url: 'http://127.0.0.1:9', sandbox: false });
     expect(resolveProfile({}, { PAY_BASE_URL: 'http://127.0.0.1:12111' }, () => started)).toMatchObject({ sandbox: true });
+    // Once the sandbox has a profile, its key is still not lent to a service elsewhere: that service's key is asked for.
+    expect(() => resolveProfile({}, env, () => started)).toThrow(/^No api_key: set PAY_API_KEY too/);
+    expect(() => resolveProfile({ profile: 'sandbox' }, { PAY_BASE_URL: 'https://api.example.com' }, () => started)).toThrow(CredentialsError);
+    expect(resolveProfile({}, { ...env, PAY_API_KEY: 'sk_live_ci_0123456789' }, () => started)).toMatchObject({ base_url: 'https://api.example.com', account: 'acct_ci', api_key: 'sk_live_ci_0123456789', sandbox: false });
   });
 
   it('a bad value from the environment is named by its variable, not blamed on the profile', () => {

@@ -32,12 +32,14 @@ export function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, stor
     api_key: flags.apiKey ?? (env.PAY_API_KEY || undefined),
   };
   const named = flags.profile ?? (env.PAY_PROFILE || undefined);
-  if (named === undefined && direct.base_url && direct.account && direct.api_key) {
-    return check(ENVIRONMENT_PROFILE, { ...direct, header_prefix: env.PAY_HEADER_PREFIX || DEFAULT_HEADER_PREFIX }, false);
-  }
+  const environmentOnly = () => check(ENVIRONMENT_PROFILE, { ...direct, header_prefix: env.PAY_HEADER_PREFIX || DEFAULT_HEADER_PREFIX }, false);
+  if (named === undefined && direct.base_url && direct.account && direct.api_key) return environmentOnly();
   const profiles = store();
   const name = named ?? profiles.defaultName() ?? SANDBOX_PROFILE;
   const saved = profiles.get(name);
+  // The sandbox's account and key are this machine's sandbox's: a service elsewhere that the
+  // environment names gets only what the environment gives it (its key is asked for).
+  if (saved?.sandbox === true && direct.base_url !== undefined && !onThisMachine(direct.base_url)) return environmentOnly();
   if (!saved && name !== SANDBOX_PROFILE) {
     const known = profiles.names();
     throw new ConfigError(

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { acquireLockInTurn } from '../infra/pid-lock.js';
+import { ConfigError } from './errors.js';
 import type { Profile } from './profile.js';
 
 interface ConfigFile {
@@ -41,7 +42,7 @@ export class ProfileStore {
       const file = JSON.parse(text) as Partial<ConfigFile>;
       return { ...file, profiles: file.profiles ?? {} };
     } catch {
-      throw new Error(`${this.path} is not valid JSON: fix it, or remove it and add the profiles again.`);
+      throw new ConfigError(`${this.path} is not valid JSON: fix it, or remove it and add the profiles again.`);
     }
   }
 

@@ -83,6 +83,13 @@ describe('bash completion (the checked-in script, in bash)', () => {
     expect(bashComplete('--profile', 'staging', 'cu')).toEqual(['customers']);
     expect(bashComplete('customers', 'list', '--limit', '5', '--st')).toEqual(['--starting-after']);
   });
+
+  it('takes the word after --json (its field list optional) for what it is: a command, a flag, or the list', () => {
+    expect(bashComplete('--json', 'cus')).toEqual(['customers']);
+    expect(bashComplete('customers', '--json', '')).toEqual(expect.arrayContaining(['create', 'get', 'list']));
+    expect(bashComplete('customers', 'list', '--json', '--l')).toEqual(['--limit']);
+    expect(bashComplete('customers', 'list', '--json', 'id,email', '--l')).toEqual(['--limit']);
+  });
 });
 
 describe.skipIf(!hasTool('fish'))('fish completion (the checked-in script, in fish)', () => {

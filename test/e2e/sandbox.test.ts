@@ -223,6 +223,18 @@ const alive = (pid: number) => {
 };
 
 describe('the key of a sandbox that is gone', () => {
+  it('with the sandbox profile removed while its sandbox runs, a command says so and what to do, never crashing', async () => {
+    const { env } = ciEnv();
+    const started = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);
+    expect((await runPay(['profiles', 'remove', 'sandbox', '--yes'], { env })).exitCode).toBe(0);
+    const listed = await runPay(['customers', 'list'], { env });
+    expect(listed).toEqual({
+      exitCode: 3,
+      stdout: '',
+      stderr: `✗ The sandbox runs at ${started.base_url} (pid ${started.pid}), but its profile 'sandbox' was removed, and its key with it. Stop it with: pay sandbox stop; the next command starts it again with a new profile.`,
+    });
+  });
+
   it('never goes to a program that took its port since: an HTTP command starts the sandbox elsewhere first', async () => {
     const { dir, env, apiKey } = ciEnv();
     const started = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);

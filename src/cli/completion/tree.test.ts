@@ -6,7 +6,7 @@ import { completionTree, PROFILE_NAMES } from './tree.js';
 function program(): Command {
   const root = new Command('pay').version('1.0.0', '-V, --version').option('--json', 'JSON').option('--profile <name>', 'Profile').helpCommand(true);
   const things = root.command('things').description('Things');
-  things.command('make').description('Make one').option('--size <n>', 'Size').option('--db <file>', 'Database').option('--kind <kind>', 'Kind').addOption(things.createOption('--color <c>', 'Colour').choices(['red', 'blue']));
+  things.command('make').description('Make one').option('--size <n>', 'Size').option('--db <file>', 'Database').option('--kind <kind>', 'Kind').option('--fields [list]', 'Fields').addOption(things.createOption('--color <c>', 'Colour').choices(['red', 'blue']));
   things.command('hidden-one', { hidden: true });
   root.command('shell').addArgument(root.createArgument('[shell]', 'Shell').choices(['bash', 'zsh']));
   return root;
@@ -32,6 +32,8 @@ describe('completionTree', () => {
     const flag = (name: string) => at('things make').flags.find((f) => f.names.includes(name))!;
     expect(flag('--size')).toMatchObject({ takesValue: true });
     expect(flag('--json')).toMatchObject({ takesValue: false });
+    // An optional value (`--json [fields]`) may be left out: the next word is then a command or a flag.
+    expect(flag('--fields')).toMatchObject({ takesValue: false });
     expect(flag('--color').choices).toEqual(['red', 'blue']);
     expect(flag('--db').file).toBe(true);
     expect(flag('--profile').dynamic).toBe(PROFILE_NAMES);

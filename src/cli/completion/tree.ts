@@ -35,7 +35,9 @@ const firstLine = (text: string) => text.split('\n')[0]!.trim();
 
 function flagSpec(option: Option): FlagSpec {
   const names = [option.long, option.short].filter((n): n is string => n !== undefined);
-  const takesValue = option.required || option.optional;
+  // An optional value (`--json [fields]`) is as often left out: the word after it is then a
+  // command, an argument or a flag, so it is completed as one, never swallowed as the value.
+  const takesValue = option.required;
   const spec: FlagSpec = { names, description: firstLine(option.description), takesValue };
   if (option.argChoices?.length) spec.choices = [...option.argChoices];
   const dynamic = option.long === undefined ? undefined : DYNAMIC_FLAGS[option.long];

@@ -132,6 +132,20 @@ export class IO {
     if (unknown !== undefined) throw new UsageError(`Unknown --json field '${unknown}': choose from ${known.join(', ')}.`);
   }
 
+  /**
+   * Output whose fields are known only once the request was made (`pay api`'s answer, a
+   * write perhaps done): a field it lacks is not a usage error, which would tell a script
+   * nothing was sent, but null, as elsewhere for an item without it, and a warning names it.
+   */
+  allowFieldsOf(value: unknown): void {
+    const items = itemsOf(value);
+    if (this.options.jsonFields === undefined || items.length === 0) return;
+    const known = [...new Set(items.flatMap((item) => Object.keys(item)))];
+    const missing = this.options.jsonFields.filter((field) => !known.includes(field));
+    if (missing.length > 0) this.warn(`The answer has no field ${missing.map((field) => `'${field}'`).join(', ')} (printed as null); its fields: ${known.join(', ')}.`);
+    this.knownFields = [...known, ...missing];
+  }
+
   /** A command whose JSON output has no fixed fields refuses a field list, saying why. */
   refuseFields(why: string): void {
     if (this.options.jsonFields !== undefined) throw new UsageError(`Invalid --json ${this.options.jsonFields.join(',')}: ${why}; give --json alone.`);
@@ -222,13 +236,16 @@ export class IO {
     this.info(`${this.errColor.yellow('!')} ${message}`);
   }
 
+  // An error may echo what was typed (a value, a word taken for a command): a card number
+  // typed in the wrong place shows its last 4 digits only, as the service's errors do.
+
   error(message: string): void {
-    this.info(`${this.errColor.red('✗')} ${message}`);
+    this.info(`${this.errColor.red('✗')} ${maskCardNumbers(message)}`);
   }
 
   /** An error as one JSON object on stderr (`--json`): scripts read it rather than a sentence. */
   errorJSON(error: Record<string, unknown>): void {
-    this.info(JSON.stringify({ error }));
+    this.info(maskCardNumbers(JSON.stringify({ error })));
   }
 
   /** Verbose trace lines (fields masked by name by the caller); a card number anywhere in one, as its last 4 digits. */

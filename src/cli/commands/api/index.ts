@@ -131,6 +131,7 @@ export async function run(options: ApiOptions, f: Factory): Promise<void> {
   });
   const failed = response.status >= 400;
   // An error body is printed whole: a field list names fields of the answer asked for.
+  if (response.body !== undefined && !failed) f.io.allowFieldsOf(response.body);
   if (response.body !== undefined) f.io.printJSON(response.body, { whole: failed });
   if (response.headers['idempotent-replayed']) f.io.info('(replayed: the service answered with the first response to this Idempotency-Key)');
   if (failed) {

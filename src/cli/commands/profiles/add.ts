@@ -1,4 +1,4 @@
-import { checkProfile, type Profile, profileFieldProblem, PROFILE_NAME } from '../../../config/profile.js';
+import { checkProfile, type Profile, profileFieldProblem, PROFILE_NAME, SANDBOX_PROFILE } from '../../../config/profile.js';
 import { arg, defineCommand, flag } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { profileFields, shownProfile } from './view.js';
@@ -22,8 +22,10 @@ export const add = defineCommand({
   fields: profileFields,
   async run(options, f) {
     const io = f.io;
-    const name = options.name ?? (await io.ask('<name>', 'Profile name', { validate: (v) => (PROFILE_NAME.test(v) ? true : 'Letters, digits, - and _.') }));
+    const name = options.name ?? (await io.ask('<name>', 'Profile name', { validate: (v) => (v === SANDBOX_PROFILE ? `It${SANDBOX_NAME_TAKEN.slice(2)}.` : PROFILE_NAME.test(v) ? true : 'Letters, digits, - and _.') }));
     if (!PROFILE_NAME.test(name)) throw new UsageError(`Invalid profile name '${name}': letters, digits, - and _, starting with a letter or digit.`);
+    // pay sandbox start rewrites that profile as its own: a service's profile by the name would be taken over, its key kept.
+    if (name === SANDBOX_PROFILE) throw new UsageError(`Invalid profile name '${name}': ${SANDBOX_NAME_TAKEN}, e.g. pay profiles add staging.`);
     if (options.apiKey !== undefined && options.apiKeyStdin) throw new UsageError('Use one of --api-key and --api-key-stdin.');
     // Flags given are checked before anything is asked; each answer as it is given, by the rule the profile is saved under.
     for (const [field, value] of [['base_url', options.baseUrl], ['account', options.account]] as const) {
@@ -33,10 +35,13 @@ export const add = defineCommand({
     const baseUrl = options.baseUrl ?? (await io.ask('--base-url', 'Base URL of the service', { validate: answerRule('base_url') }));
     const account = options.account ?? (await io.ask('--account', 'Merchant account id', { validate: answerRule('account') }));
     const apiKey = options.apiKey ?? (options.apiKeyStdin ? await io.readStdin() : await io.askSecret('--api-key-stdin', 'API key'));
+    if (options.apiKeyStdin && apiKey === '') throw new UsageError(`Missing --api-key-stdin: stdin was empty; pipe the key in, e.g. printf %s "$KEY" | pay profiles add ${name} --api-key-stdin …`);
     const checked = checkProfile({ base_url: baseUrl, account, api_key: apiKey, header_prefix: options.headerPrefix });
     if ('problem' in checked) {
       const { field, message, missing } = checked.problem;
-      throw new UsageError(missing ? `Missing ${flagOf(field)}: it is required.` : `Invalid ${flagOf(field)}: ${message}.`);
+      // The key's flag is the one it came by.
+      const given = field === 'api_key' && options.apiKeyStdin ? '--api-key-stdin' : flagOf(field);
+      throw new UsageError(missing ? `Missing ${given}: it is required.` : `Invalid ${given}: ${message}.`);
     }
     const store = await f.profiles();
     // Replacing a profile of the same account keeps its listen secret (the app's stays valid).
@@ -48,6 +53,8 @@ export const add = defineCommand({
     io.success(`Saved profile '${name}' (${profile.base_url}, key ${shown.api_key})${shown.default ? ', the default' : ''}.`);
   },
 });
+
+const SANDBOX_NAME_TAKEN = `it is the local sandbox's profile, which pay sandbox start writes; name this one otherwise`;
 
 const flagOf = (field: keyof Profile) => (field === 'api_key' ? '--api-key' : `--${field.replace(/_/g, '-')}`);
 

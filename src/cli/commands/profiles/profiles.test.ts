@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,40 @@ describe('pay profiles add|list|use|show|remove in a script', () => {
     expect(result.stderr).toContain('--base-url');
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
+
+  it('pay profiles use says when PAY_PROFILE, which wins over the default, names another profile', async () => {
+    const dir = freshDir();
+    for (const name of ['a', 'b']) await runPay(['profiles', 'add', name, '--base-url', 'https://x.example.com', '--account', 'acct_x', '--api-key', 'sk_test_use_0123456789'], { env: baseEnv(dir) });
+    expect(await runPay(['profiles', 'use', 'b'], { env: baseEnv(dir, { PAY_PROFILE: 'a' }) })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: "✓ 'b' is now the default profile.\n! PAY_PROFILE=a is set, and wins over the default: commands here use 'a' until it is unset.",
+    });
+    expect((await runPay(['profiles', 'use', 'a'], { env: baseEnv(dir, { PAY_PROFILE: 'a' }) })).stderr).toBe("✓ 'a' is now the default profile.");
+  });
+
+  it('the name sandbox is the local sandbox\'s: a service\'s profile by that name is refused, as sandbox start would take it over', async () => {
+    const dir = freshDir();
+    const result = await runPay(['profiles', 'add', 'sandbox', '--base-url', 'https://real.example.com', '--account', 'acct_real', '--api-key', 'sk_live_real_0123456789abcdef'], { env: baseEnv(dir) });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "✗ Invalid profile name 'sandbox': it is the local sandbox's profile, which pay sandbox start writes; name this one otherwise, e.g. pay profiles add staging.",
+    });
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('a key read with --api-key-stdin is refused naming --api-key-stdin, and an empty stdin as what it is', async () => {
+    const dir = freshDir();
+    const flags = ['profiles', 'add', 'x', '--base-url', 'https://x.example.com', '--account', 'acct_1', '--api-key-stdin'];
+    expect((await runPay(flags, { env: baseEnv(dir), input: '' })).stderr).toBe(
+      '✗ Missing --api-key-stdin: stdin was empty; pipe the key in, e.g. printf %s "$KEY" | pay profiles add x --api-key-stdin …',
+    );
+    expect((await runPay(flags, { env: baseEnv(dir), input: 'sk_test_two words_0123456789' })).stderr).toBe(
+      '✗ Invalid --api-key-stdin: must be printable characters, without spaces or line breaks.',
+    );
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
 });
 
 describe('the config file is its owner\'s alone (0600)', () => {
@@ -127,5 +161,31 @@ describe('the config file is its owner\'s alone (0600)', () => {
     chmodSync(file, 0o644);
     expect((await runPay(['profiles', 'use', 'a'], { env })).code).toBe(0);
     expect(mode(file)).toBe(0o600);
+  });
+});
+
+describe('a config file edited by hand', () => {
+  it('pay profiles list shows a profile missing a value as it is, never crashing', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { half: { base_url: 'https://half.example.com' } } }), { mode: 0o600 });
+    const list = await runPay(['profiles', 'list', '--json'], { env: baseEnv(dir) });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([{ name: 'half', default: false, base_url: 'https://half.example.com', account: null, api_key: null, header_prefix: null, sandbox: false }]);
+    // Using it says what is missing.
+    const use = await runPay(['customers', 'list', '--profile', 'half'], { env: baseEnv(dir) });
+    expect(use).toMatchObject({ code: 3, stderr: "✗ Profile 'half' has no account: set it with 'pay profiles add half' or PAY_ACCOUNT." });
+  });
+});
+
+describe('a config file that is not JSON', () => {
+  it('is the user\'s to fix (exit 2, config_error), named with what to do, not an unexpected error', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {', { mode: 0o600 });
+    const file = join(dir, 'config.json');
+    const message = `${file} is not valid JSON: fix it, or remove it and add the profiles again.`;
+    expect(await runPay(['profiles', 'list'], { env: baseEnv(dir) })).toEqual({ code: 2, stdout: '', stderr: `✗ ${message}` });
+    const json = await runPay(['customers', 'list', '--json'], { env: baseEnv(dir) });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'config_error', message, exit_code: 2 } });
   });
 });

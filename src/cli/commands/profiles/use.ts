@@ -13,5 +13,8 @@ export const use = defineCommand({
     await store.setDefault(options.name);
     if (f.io.json) return f.io.printJSON({ default_profile: options.name });
     f.io.success(`'${options.name}' is now the default profile.`);
+    // The environment wins over the default (flag > env > file): saying so spares a user who sees nothing change.
+    const fromEnv = f.env.PAY_PROFILE;
+    if (fromEnv && fromEnv !== options.name) f.io.warn(`PAY_PROFILE=${fromEnv} is set, and wins over the default: commands here use '${fromEnv}' until it is unset.`);
   },
 });

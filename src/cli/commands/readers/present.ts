@@ -3,7 +3,7 @@ import type { PaymentIntent } from '../../../domain/payment-intents.js';
 import { readerDecline } from '../../../domain/reader-declines.js';
 import type { Refund } from '../../../domain/refunds.js';
 import { arg, bodyFrom, defineCommand, flag } from '../../command.js';
-import { DeclinedError } from '../../errors.js';
+import { DeclinedError, UsageError } from '../../errors.js';
 import { intentFields } from '../intents/view.js';
 import { refundFields } from '../refunds/view.js';
 
@@ -32,6 +32,10 @@ export const present = defineCommand({
   fields: [...new Set([...intentFields, ...refundFields])],
   async run(options, f) {
     const body = bodyFrom(ReaderPresent, flags, options);
+    // A test helper: never sent to a service elsewhere, as the clock and reset are not.
+    const { maybeSandbox } = await import('../../../config/resolve.js');
+    const profile = await f.profile();
+    if (!maybeSandbox(profile)) throw new UsageError(`Profile '${profile.name}' (${profile.base_url}) is not a sandbox: presenting a card on a reader is for the sandbox's readers only.`);
     const client = await f.client();
     const result = await client.call<PaymentIntent | Refund>('test_helpers.reader_present', { params: { id: options.id }, body });
     // A decline is shown, then exits 6 as any decline.

@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { cliSandbox } from '../../../../test/support/cli.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliEnv, cliSandbox, runCli } from '../../../../test/support/cli.js';
 import { BUILT_IN_FLOWS, parseFlow } from './index.js';
 
 const FLOWS_DIR = new URL('../../../../flows/', import.meta.url);
@@ -29,5 +31,28 @@ describe('pay trigger', () => {
     expect(out.events).toEqual(['customer.created', 'payment_method.attached', 'subscription.created', 'payment_intent.created', 'payment_intent.payment_failed', 'charge.failed', 'subscription.updated']);
     expect((await sb.http('GET', `/v1/subscriptions/${out.created.subscription}`)).body.status).toBe('past_due');
     expect(declined.stderr).toContain('subscription.active caused payment_intent.payment_failed, charge.failed, not payment_intent.succeeded, charge.succeeded as the flow names');
+  });
+});
+
+describe('test helpers go to the sandbox only, as the clock and reset do', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pay-trigger-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // A deployment elsewhere (.invalid never resolves: a request would exit 7, not 2).
+  const env = cliEnv(dir, { PAY_BASE_URL: 'https://pay.invalid', PAY_ACCOUNT: 'acct_prod', PAY_API_KEY: 'sk_live_elsewhere_0123456789' });
+
+  it('a flow that advances the test clock is refused before its first request, which would make real objects', async () => {
+    expect(await runCli(['trigger', 'subscription.active'], { env })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "✗ Profile '(environment)' (https://pay.invalid) is not a sandbox: flow subscription.active advances the test clock, which only the sandbox has.",
+    });
+  });
+
+  it('pay readers present is refused before any request', async () => {
+    expect(await runCli(['readers', 'present', 'tmr_1'], { env })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "✗ Profile '(environment)' (https://pay.invalid) is not a sandbox: presenting a card on a reader is for the sandbox's readers only.",
+    });
   });
 });

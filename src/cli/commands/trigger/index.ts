@@ -140,6 +140,14 @@ export async function run(options: TriggerOptions, f: Factory): Promise<Record<s
   } catch (error) {
     throw error instanceof FlowBodyError ? new UsageError(error.message) : error;
   }
+  // Test helpers never go to a service elsewhere; refused before the steps ahead of them make real objects there.
+  const helper = flow.steps.find((step) => step.advance_clock !== undefined || step.present !== undefined);
+  if (helper !== undefined) {
+    const { maybeSandbox } = await import('../../../config/resolve.js');
+    const profile = await f.profile();
+    const what = helper.advance_clock !== undefined ? 'advances the test clock, which only the sandbox has' : 'presents a card on a reader, which only the sandbox does';
+    if (!maybeSandbox(profile)) throw new UsageError(`Profile '${profile.name}' (${profile.base_url}) is not a sandbox: flow ${name} ${what}.`);
+  }
   const client = await f.client();
   const outcome = await f.io
     .spin(`Running ${name}…`, () => runFlow(flow, { client, overrides, warn: (message) => f.io.warn(message) }))
