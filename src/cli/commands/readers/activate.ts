@@ -26,10 +26,18 @@ export const activate = defineCommand({
     const body = bodyFrom(ReaderActivate, flags, { ...options, activationCode, serial, model });
     const client = await f.client();
     const reader = await client.call<TerminalReader>('terminal_readers.activate', { body }).catch((error: unknown) => {
-      // Unknown, used or expired: the service says so in its own words; the CLI's way to a new code is a command.
-      throw error instanceof ApiError && error.status === 400 && error.param === 'activation_code' ? withHint(error, 'Get a new code with: pay readers activation-code') : error;
+      throw withActivationCodeHint(error);
     });
     if (f.io.human) f.io.success(`Activated reader ${reader.id} (${reader.model}, serial ${reader.serial_number})`);
     f.io.printObject(reader);
   },
 });
+
+/**
+ * An unknown, used or expired code: the service says so in its own words (they serve any
+ * client); the CLI's way to a new code is a command. Activating here or by connecting a
+ * simulator with --activation-code, the same refusal gets the same hint.
+ */
+export function withActivationCodeHint(error: unknown): unknown {
+  return error instanceof ApiError && error.status === 400 && error.param === 'activation_code' ? withHint(error, 'Get a new code with: pay readers activation-code') : error;
+}

@@ -22,6 +22,7 @@ import type { Factory } from '../../factory.js';
 import { checkedBody } from '../../flags.js';
 import type { IO } from '../../io/io.js';
 import { answerCheck, wholeNumber } from '../../prompts.js';
+import { withActivationCodeHint } from '../readers/activate.js';
 
 export interface SimulateOptions {
   reader: Omit<ReaderHello, 'type' | 'terminal_reader_id'>;
@@ -104,7 +105,7 @@ export async function run(options: SimulateOptions, f: Factory): Promise<void> {
     await simulator.run();
   } catch (error) {
     // Ctrl-C at a prompt stops the reader as Ctrl-C anywhere else does.
-    if (!(error instanceof CancelError)) throw error;
+    if (!(error instanceof CancelError)) throw withActivationCodeHint(error);
     cancelled = true;
   }
   // Interrupted (Ctrl-C) exits 130 as DESIGN section 8 says; --once done or SIGTERM ends cleanly.
