@@ -13,6 +13,8 @@ export const READER_MODELS = {
   B: ['b-countertop', 'b-handheld', 'b-mobile'],
 } as const satisfies Record<Processor, readonly string[]>;
 export const ALL_READER_MODELS = [...READER_MODELS.A, ...READER_MODELS.B] as const;
+/** Spec section 1, item 6: a self-owned developer reader (activated with a code) is a processor A model. */
+export const SELF_OWNED_PROCESSOR = 'A' satisfies Processor;
 export type ReaderModel = (typeof ALL_READER_MODELS)[number];
 
 export const SerialNumber = z
@@ -27,7 +29,7 @@ const orList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(
  * developer reader (activated with a code) must be a processor A model.
  */
 export function readerModelRule(body: { processor: Processor; model: ReaderModel }, selfOwned: boolean, ctx: z.RefinementCtx): void {
-  if (selfOwned && body.processor !== 'A') {
+  if (selfOwned && body.processor !== SELF_OWNED_PROCESSOR) {
     ctx.addIssue({ code: 'custom', path: ['processor'], message: 'a self-owned reader must be a processor A model (processor B developer readers are ordered and arrive activated)' });
   } else if (!(READER_MODELS[body.processor] as readonly string[]).includes(body.model)) {
     ctx.addIssue({ code: 'custom', path: ['model'], message: `must be a processor ${body.processor} model: ${orList(READER_MODELS[body.processor])}` });

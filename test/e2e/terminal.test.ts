@@ -206,6 +206,24 @@ describe('pay terminal simulate', () => {
   });
 });
 
+describe('activating a self-owned reader at a terminal', () => {
+  // Spec section 1, item 6: a self-owned reader is a processor A model; a prompt offers only what can be chosen.
+  it('pay readers activate and pay terminal simulate --activation-code ask for a processor A model only, and no processor', async () => {
+    const activate = await sb.atTTY(['readers', 'activate', '--activation-code', 'NOPE-0000', '--serial', 'SN-E2E-TTY-1'], [['Model', '\r']]);
+    expect(activate.unanswered).toEqual([]);
+    expect(activate.screen).toContain('a-handheld');
+    expect(activate.screen).not.toContain('b-countertop');
+    // The code is unknown: the service says so, which shows the answer was sent.
+    expect([activate.exitCode, activate.screen]).toEqual([1, expect.stringContaining('Invalid activation_code')]);
+
+    const simulate = await sb.atTTY(['terminal', 'simulate', '--activation-code', 'NOPE-0000', '--serial', 'SN-E2E-TTY-2'], [['Reader model', '\r']]);
+    expect(simulate.unanswered).toEqual([]);
+    expect(simulate.screen).not.toContain('Processor of the reader');
+    expect(simulate.screen).not.toContain('b-countertop');
+    expect([simulate.exitCode, simulate.screen]).toEqual([1, expect.stringContaining('Invalid activation_code')]);
+  });
+});
+
 describe.skipIf(!hasTool('tmux'))('pay terminal simulate at a real terminal (tmux)', () => {
   const atTerminal = () =>
     Tmux.start(`'${process.execPath}' '${PAY_BIN}' terminal simulate --processor A --model a-countertop`, { PATH: process.env.PATH, HOME: sb.configDir, PAY_CONFIG_DIR: sb.configDir, NO_COLOR: '1' });

@@ -25,3 +25,18 @@ describe('pay terminal simulate', () => {
     expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'parameter_invalid', param: 'activation_code', exit_code: 1 });
   });
 });
+
+describe('pay terminal simulate --activation-code', () => {
+  // Spec section 1, item 6: a self-owned developer reader is a processor A model, so a code means processor A (pay readers activate's --processor defaults to A too).
+  it('needs no --processor: the reader connects as processor A', async () => {
+    // An unknown code: the service refuses the reader's hello, which shows it was sent, as processor A.
+    const result = await sb.pay(['terminal', 'simulate', '--model', 'a-handheld', '--serial', 'SN-SIMOWN-1', '--activation-code', 'NOPE-0000', '--once']);
+    expect(result.stderr).toContain('Invalid activation_code: no such code on this account.');
+    expect(result.code).toBe(1);
+    // Processor B, or a processor B model, is still refused before connecting, naming the flag.
+    const b = await sb.pay(['terminal', 'simulate', '--processor', 'B', '--model', 'b-mobile', '--activation-code', 'NOPE-0000']);
+    expect([b.code, b.stderr]).toEqual([2, expect.stringMatching(/^✗ Invalid --processor: a self-owned reader must be a processor A model/)]);
+    const model = await sb.pay(['terminal', 'simulate', '--model', 'b-mobile', '--activation-code', 'NOPE-0000']);
+    expect([model.code, model.stderr]).toEqual([2, expect.stringMatching(/^✗ Invalid --model: must be a processor A model: a-countertop or a-handheld/)]);
+  });
+});
