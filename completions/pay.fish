@@ -369,7 +369,7 @@ complete -c pay -n '__pay_at \'payment-methods create\'' -l exp-month -x -d 'Exp
 complete -c pay -n '__pay_at \'payment-methods create\'' -l exp-year -x -d 'Expiry year, four digits (instead of --exp)'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l metadata -x -d 'Metadata pair (repeatable)'
-complete -c pay -n '__pay_at \'payment-methods create\'' -l reader -x -d 'Terminal reader for a card_present method (see pay readers list)'
+complete -c pay -n '__pay_at \'payment-methods create\'' -l reader -x -d 'Terminal reader for a card_present method (see pay readers list; picked from a list at a TTY)'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l type -x -a 'card card_present' -d 'card, or card_present with --reader'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l zip -x -d 'Billing postal code'
 complete -c pay -n '__pay_at \'payment-methods get\'' -f

@@ -224,6 +224,25 @@ describe('activating a self-owned reader at a terminal', () => {
   });
 });
 
+describe('the in-person flow at a terminal', () => {
+  // DESIGN section 8: a missing required value is asked for at a TTY. Spec section 4 rule 6: the reader is learnt from the list of readers.
+  it('pay payment-methods create --type card_present without --reader picks the reader from the account\'s readers', async () => {
+    const { code } = await sb.json(['readers', 'activation-code']);
+    const reader = await sb.json(['readers', 'activate', '--activation-code', code, '--serial', 'SN-E2E-PICK', '--model', 'a-handheld', '--label', 'Pick me']);
+    const picked = await sb.atTTY(['payment-methods', 'create', '--type', 'card_present'], [['Terminal reader', '\r']]);
+    expect(picked.unanswered, picked.screen).toEqual([]);
+    expect(picked.exitCode, picked.screen).toBe(0);
+    // Newest first: the reader just activated is the first choice, shown with what tells readers apart.
+    expect(picked.screen).toMatch(new RegExp(`${reader.id} +offline +A a-handheld +Pick me`));
+    const pm = (await sb.http('GET', '/v1/payment-methods?limit=1')).body.data[0];
+    expect(pm).toMatchObject({ type: 'card_present', terminal_reader_id: reader.id });
+
+    // Without a TTY, it is an error naming the flag and what it takes.
+    const script = await sb.pay(['payment-methods', 'create', '--type', 'card_present']);
+    expect([script.exitCode, script.stderr]).toEqual([2, expect.stringMatching(/^✗ Missing --reader: the terminal reader that takes the card \(tmr_…, see pay readers list\) is required \(/)]);
+  });
+});
+
 describe.skipIf(!hasTool('tmux'))('pay terminal simulate at a real terminal (tmux)', () => {
   const atTerminal = () =>
     Tmux.start(`'${process.execPath}' '${PAY_BIN}' terminal simulate --processor A --model a-countertop`, { PATH: process.env.PATH, HOME: sb.configDir, PAY_CONFIG_DIR: sb.configDir, NO_COLOR: '1' });

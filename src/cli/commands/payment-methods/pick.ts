@@ -1,5 +1,6 @@
 import type { ListPage } from '../../../domain/common.js';
 import type { PaymentMethod } from '../../../domain/payment-methods.js';
+import type { TerminalReader } from '../../../domain/terminal-readers.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 
@@ -26,3 +27,19 @@ function label(pm: PaymentMethod): string {
   if (!pm.card) return `${pm.id}  card_present on ${pm.terminal_reader_id}`;
   return `${pm.id}  ${pm.card.brand} •••• ${pm.card.last4}  exp ${String(pm.card.exp_month).padStart(2, '0')}/${pm.card.exp_year}`;
 }
+
+/**
+ * At a TTY: choose one of the account's terminal readers for `--reader` (spec section 4,
+ * rule 6: the list of readers is where a terminal_reader_id is learnt).
+ */
+export async function pickReader(f: Factory, purpose: string): Promise<string> {
+  f.io.requirePrompt('--reader', purpose);
+  const client = await f.client();
+  const page = await client.call<ListPage<TerminalReader>>('terminal_readers.list', { query: { limit: 100 } });
+  if (page.data.length === 0) {
+    throw new UsageError('Missing --reader: the account has no terminal readers yet. Connect one with: pay terminal simulate --processor A --model a-countertop');
+  }
+  return f.io.choose('--reader', 'Terminal reader', page.data.map((r) => ({ name: readerLabel(r), value: r.id })));
+}
+
+const readerLabel = (r: TerminalReader) => `${r.id}  ${r.status.padEnd(7)}  ${r.processor} ${r.model.padEnd(12)}  ${r.label}`;
