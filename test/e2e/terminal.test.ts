@@ -241,6 +241,20 @@ describe('the in-person flow at a terminal', () => {
     const script = await sb.pay(['payment-methods', 'create', '--type', 'card_present']);
     expect([script.exitCode, script.stderr]).toEqual([2, expect.stringMatching(/^✗ Missing --reader: the terminal reader that takes the card \(tmr_…, see pay readers list\) is required \(/)]);
   });
+
+  it('pay intents create --payment-method-types card_present --confirm offers only card_present payment methods to pick', async () => {
+    const { code } = await sb.json(['readers', 'activation-code']);
+    const reader = await sb.json(['readers', 'activate', '--activation-code', code, '--serial', 'SN-E2E-PICK-PM', '--model', 'a-countertop']);
+    const present = await sb.json(['payment-methods', 'create', '--type', 'card_present', '--reader', reader.id]);
+    // Newest first: a card, which such an intent refuses, would be the first choice.
+    await sb.json(['payment-methods', 'create', '--card', '4242424242424242', '--exp', '12/34', '--cvc', '123']);
+    const picked = await sb.atTTY(['intents', 'create', '--amount', '500', '--currency', 'usd', '--payment-method-types', 'card_present', '--confirm'], [['Payment method', '\r']]);
+    expect(picked.unanswered, picked.screen).toEqual([]);
+    expect(picked.screen).not.toContain('visa •••• 4242');
+    expect(picked.exitCode, picked.screen).toBe(0);
+    const intent = (await sb.http('GET', '/v1/payment-intents?limit=1')).body.data[0];
+    expect(intent).toMatchObject({ status: 'requires_action', payment_method_id: present.id, next_action: { terminal_reader_id: reader.id } });
+  });
 });
 
 describe.skipIf(!hasTool('tmux'))('pay terminal simulate at a real terminal (tmux)', () => {
