@@ -13,6 +13,8 @@ export const READER_MODELS = {
   B: ['b-countertop', 'b-handheld', 'b-mobile'],
 } as const satisfies Record<Processor, readonly string[]>;
 export const ALL_READER_MODELS = [...READER_MODELS.A, ...READER_MODELS.B] as const;
+/** The processor a model is of: each is of one. */
+export const processorOf = (model: ReaderModel): Processor => PROCESSORS.find((p) => (READER_MODELS[p] as readonly string[]).includes(model))!;
 /** Spec section 1, item 6: a self-owned developer reader (activated with a code) is a processor A model. */
 export const SELF_OWNED_PROCESSOR = 'A' satisfies Processor;
 export type ReaderModel = (typeof ALL_READER_MODELS)[number];

@@ -40,3 +40,19 @@ describe('pay terminal simulate --activation-code', () => {
     expect([model.code, model.stderr]).toEqual([2, expect.stringMatching(/^✗ Invalid --model: must be a processor A model: a-countertop or a-handheld/)]);
   });
 });
+
+describe('pay terminal simulate --model', () => {
+  // DESIGN section 7: every model is of one processor, so --model says which; asking for --processor too asks for what was given.
+  it('needs no --processor: the model names it', async () => {
+    const { code } = await sb.json(['readers', 'activation-code']);
+    const reader = await sb.json(['readers', 'activate', '--activation-code', code, '--serial', 'SN-SIMMODEL-1', '--model', 'a-countertop']);
+    // The service refuses the hello of a known serial with another processor or model, which shows what was sent.
+    const a = await sb.pay(['terminal', 'simulate', '--model', 'a-handheld', '--serial', 'SN-SIMMODEL-1', '--once']);
+    expect([a.code, a.stderr]).toEqual([1, expect.stringContaining(`Invalid model: reader ${reader.id} has model a-countertop, not a-handheld.`)]);
+    const b = await sb.pay(['terminal', 'simulate', '--model', 'b-mobile', '--serial', 'SN-SIMMODEL-1', '--once']);
+    expect([b.code, b.stderr]).toEqual([1, expect.stringContaining(`Invalid processor: reader ${reader.id} has processor A, not B.`)]);
+    // Given both, they must agree, as before.
+    const both = await sb.pay(['terminal', 'simulate', '--processor', 'A', '--model', 'b-mobile']);
+    expect([both.code, both.stderr]).toEqual([2, expect.stringMatching(/^✗ Invalid --model: must be a processor A model/)]);
+  });
+});

@@ -8,6 +8,7 @@ import {
   ALL_READER_MODELS,
   PRESENT_OUTCOMES,
   PROCESSORS,
+  processorOf,
   READ_METHODS,
   READER_MODELS,
   ReaderPresent,
@@ -33,7 +34,7 @@ export interface SimulateOptions {
 }
 
 const flags = {
-  processor: flag.choice('--processor <p>', 'Processor of the reader (A with --activation-code: self-owned readers are processor A)', PROCESSORS, { prompted: true }),
+  processor: flag.choice('--processor <p>', 'Processor of the reader (default: the --model\'s, or A with --activation-code: self-owned readers are processor A; else asked for at a terminal)', PROCESSORS),
   model: flag.choice('--model <model>', `Reader model: ${READER_MODELS.A.join(', ')} (processor A); ${READER_MODELS.B.join(', ')} (processor B)`, ALL_READER_MODELS, { prompted: true }),
   serial: flag.string('--serial <serial>', 'Be the reader with this serial number (default: a new developer reader with a generated serial)', { field: 'serial_number', conflicts: ['serialNumber'] }),
   serialNumber: flag.string('--serial-number <serial>', 'Same as --serial', { field: 'serial_number' }),
@@ -66,10 +67,14 @@ export const simulate = defineCommand({
 
 /** Flags → options, checked with the protocol's own schemas: a bad value is a usage error naming the flag. */
 async function options(given: SimulateFlags, f: Factory): Promise<SimulateOptions> {
-  // A code activates a self-owned reader, which is a processor A model: nothing to ask.
+  // Nothing to ask when it is known: a code activates a self-owned reader, a processor A model; a model is of one processor.
   const processor =
     given.processor ??
-    (given.activationCode === undefined ? await f.io.choose('--processor', 'Processor of the reader', PROCESSORS.map((p) => ({ name: `Processor ${p}`, value: p }))) : SELF_OWNED_PROCESSOR);
+    (given.activationCode !== undefined
+      ? SELF_OWNED_PROCESSOR
+      : given.model !== undefined
+        ? processorOf(given.model)
+        : await f.io.choose('--processor', 'Processor of the reader', PROCESSORS.map((p) => ({ name: `Processor ${p}`, value: p }))));
   const models = (READER_MODELS as Record<string, readonly string[]>)[processor] ?? ALL_READER_MODELS;
   const model = given.model ?? (await f.io.choose('--model', 'Reader model', models.map((m) => ({ name: m, value: m }))));
   // A bad value is named as its flag was given (--serial or --serial-number, --card or --card-number).
