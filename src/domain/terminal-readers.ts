@@ -117,6 +117,9 @@ export const ReaderPresentFields = z.strictObject({
   method: z.enum(READ_METHODS, { error: `must be one of ${READ_METHODS.join(', ')}` }).optional(),
 });
 
+/** What only a payment takes: a same-day refund is confirmed with the customer's card, and takes neither. */
+export const PAYMENT_ONLY_FIELDS = ['tip_amount', 'available_amount'] as const;
+
 /** Approved, or paying part: the outcomes a tip or an available amount can go with. */
 const PAYING_OUTCOMES: ReadonlySet<PresentOutcome | undefined> = new Set([undefined, 'approved', 'partial']);
 
@@ -129,7 +132,7 @@ export function outcomeOrCard(
     ctx.addIssue(bothIssue(['outcome', 'card_number']));
   }
   if (PAYING_OUTCOMES.has(body.outcome)) return;
-  for (const field of ['tip_amount', 'available_amount'] as const) {
+  for (const field of PAYMENT_ONLY_FIELDS) {
     if (body[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `goes with a card that pays, and outcome ${body.outcome} declines it` });
   }
 }

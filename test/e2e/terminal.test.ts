@@ -177,6 +177,17 @@ describe('pay terminal simulate', () => {
     expect((await sb.http('GET', `/v1/refunds?payment_intent_id=${pi.id}`)).body.data).toHaveLength(1);
   });
 
+  it('with --tip-amount, tips payments and still confirms a same-day refund (a refund takes no tip)', async () => {
+    const sim = simulate(['--processor', 'B', '--model', 'b-countertop', '--tip-amount', '150', '--available-amount', '5000', '--json']);
+    const readerId = (await sim.json('registered')).terminal_reader_id;
+    const pi = await payOn(readerId);
+    expect(await sim.json('result')).toMatchObject({ status: 'succeeded', object: { amount_received: 1150, tip_amount: 150 } });
+    const refund = await sb.json(['refunds', 'create', '--payment-intent', pi.id, '--amount', '300']);
+    expect(await sim.json('result', 3)).toMatchObject({ action: 'refund_payment', refund_id: refund.id, status: 'succeeded' });
+    sim.child.kill('SIGTERM');
+    expect((await sim.exit()).exitCode).toBe(0);
+  });
+
   it('activates a self-owned processor A reader with a code; processor B or a foreign model is a usage error naming the flag', async () => {
     const { code } = await sb.json(['readers', 'activation-code']);
     const sim = simulate(['--processor', 'A', '--model', 'a-handheld', '--serial', 'SN-E2E-OWNED', '--activation-code', code, '--label', 'Back office', '--json']);

@@ -7,6 +7,7 @@ import type { Refund } from '../../../domain/refunds.js';
 import {
   ALL_READER_MODELS,
   PRESENT_OUTCOMES,
+  PAYMENT_ONLY_FIELDS,
   PROCESSORS,
   processorOf,
   READ_METHODS,
@@ -98,7 +99,7 @@ export async function run(options: SimulateOptions, f: Factory): Promise<void> {
   const client = await f.client();
   const { ReaderSimulator } = await import('../../../terminal/simulator.js');
   const answer = options.answer;
-  const customer: Customer = answer === undefined ? (action, signal) => askCustomer(f.io, action, signal) : async () => answer;
+  const customer: Customer = answer === undefined ? (action, signal) => askCustomer(f.io, action, signal) : async (action) => (action.type === 'refund_payment' ? refundAnswer(answer) : answer);
   const simulator = new ReaderSimulator({
     baseUrl: client.baseUrl,
     headers: client.authHeaders(),
@@ -122,6 +123,12 @@ export async function run(options: SimulateOptions, f: Factory): Promise<void> {
   if (!f.io.json) f.io.info('Reader stopped: it is offline now.');
 }
 
+/** The scripted answer to a refund: the card, without what only a payment takes (a tip, what the card covers). */
+function refundAnswer(answer: CustomerAnswer): CustomerAnswer {
+  const refund = { ...answer };
+  for (const field of PAYMENT_ONLY_FIELDS) delete refund[field];
+  return refund;
+}
 const subject = (action: CustomerAction) => (action.type === 'refund_payment' ? `refund ${action.refund_id} of ${action.payment_intent_id}` : `payment ${action.payment_intent_id}`);
 const address = (action: CustomerAction) => (action.type === 'refund_payment' ? { refund_id: action.refund_id, payment_intent_id: action.payment_intent_id } : { payment_intent_id: action.payment_intent_id });
 
