@@ -317,6 +317,31 @@ describe.skipIf(!hasTool('tmux'))('pay terminal simulate at a real terminal (tmu
     }
   });
 
+  // As pay payment-methods create asks for one: a card number typed at a prompt is masked, never left on the screen.
+  it('a test card number typed for the customer is masked, and the card is charged', async () => {
+    const tmux = atTerminal();
+    try {
+      const screen = await tmux.waitFor(/Waiting for payments/);
+      const pi = await payOn(/Reader (tmr_\w+) online/.exec(screen)![1]!);
+      await tmux.waitFor(/how does the customer pay\?[\s\S]*Insert \(chip\)/);
+      for (let i = 0; i < 6; i++) tmux.send('Down');
+      await tmux.waitFor(/❯ Use another test card number/);
+      tmux.send('Enter');
+      await tmux.waitFor(/Card number/);
+      const number = '5555555555554444';
+      tmux.type(number);
+      await tmux.waitFor(/Card number.*\*{16}/);
+      tmux.send('Enter');
+      await tmux.waitFor(/\(card •••• 4444\): how does the customer pay\?/);
+      tmux.send('Enter');
+      await tmux.waitFor(new RegExp(`payment ${pi.id} succeeded`));
+      expect(tmux.screen()).toContain(`✓ payment ${pi.id} succeeded (tap, mastercard •••• 4444)`);
+      expect(tmux.screen()).not.toContain(number);
+    } finally {
+      tmux.kill();
+    }
+  });
+
   it('Ctrl-C at the customer\'s prompt exits 130 too, the choices wiped from the screen', async () => {
     const tmux = atTerminal();
     try {

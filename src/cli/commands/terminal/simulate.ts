@@ -227,7 +227,8 @@ async function askCustomer(io: IO, action: CustomerAction, signal: AbortSignal):
         answer.available_amount = Number(await io.ask('--available-amount', 'What the card can cover, in minor units', { validate: fieldCheck('available_amount'), signal }));
         continue;
       case 'card': {
-        const text = await io.ask('--card', 'Card number (see pay sandbox cards)', { validate: fieldCheck('card_number'), signal });
+        // Masked as pay payment-methods create asks for one: a card number is never left on the screen.
+        const text = await io.askSecret('--card', 'Card number (see pay sandbox cards)', { validate: fieldCheck('card_number'), signal });
         answer.card_number = ReaderPresent.parse({ card_number: text }).card_number;
         continue;
       }
