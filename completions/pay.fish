@@ -369,7 +369,7 @@ complete -c pay -n '__pay_at \'payment-methods create\'' -l exp-month -x -d 'Exp
 complete -c pay -n '__pay_at \'payment-methods create\'' -l exp-year -x -d 'Expiry year, four digits (instead of --exp)'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l metadata -x -d 'Metadata pair (repeatable)'
-complete -c pay -n '__pay_at \'payment-methods create\'' -l reader -x -d 'Terminal reader for a card_present method (see pay readers list)'
+complete -c pay -n '__pay_at \'payment-methods create\'' -l reader -x -d 'Terminal reader for a card_present method (see pay readers list; picked from a list at a TTY)'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l type -x -a 'card card_present' -d 'card, or card_present with --reader'
 complete -c pay -n '__pay_at \'payment-methods create\'' -l zip -x -d 'Billing postal code'
 complete -c pay -n '__pay_at \'payment-methods get\'' -f
@@ -616,7 +616,7 @@ complete -c pay -n '__pay_at \'terminal simulate\'' -l method -x -a 'tap insert 
 complete -c pay -n '__pay_at \'terminal simulate\'' -l model -x -a 'a-countertop a-handheld b-countertop b-handheld b-mobile' -d 'Reader model: a-countertop, a-handheld (processor A); b-countertop, b-handheld, b-mobile (processor B) (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l once -d 'Exit after the first action ends (answered or canceled): handy in CI'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l outcome -x -a 'approved declined insufficient_funds expired_card incorrect_cvc hsa_fsa partial' -d 'What the customer\'s card does, without prompts (default approved)'
-complete -c pay -n '__pay_at \'terminal simulate\'' -l processor -x -a 'A B' -d 'Processor of the reader (required; asked for at a terminal)'
+complete -c pay -n '__pay_at \'terminal simulate\'' -l processor -x -a 'A B' -d 'Processor of the reader (default: the --model\'s, or A with --activation-code: self-owned readers are processor A; else asked for at a terminal)'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l serial -x -d 'Be the reader with this serial number (default: a new developer reader with a generated serial)'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l serial-number -x -d 'Same as --serial'
 complete -c pay -n '__pay_at \'terminal simulate\'' -l tip-amount -x -d 'Tip the customer adds, in minor units (amount_received = amount + tip)'

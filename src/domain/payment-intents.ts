@@ -27,6 +27,9 @@ const PaymentMethodTypes = z
   .min(1, { error: 'must name at least one payment method type, e.g. ["card"]' })
   .refine((types) => new Set(types).size === types.length, { error: 'must not repeat a type' });
 
+/** The payment method types of an intent alone: the CLI checks them before it offers payment methods of those types. */
+export const PaymentIntentTypes = z.strictObject({ payment_method_types: PaymentMethodTypes });
+
 export const PaymentIntentCreate = z
   .strictObject({
     amount: Amount,

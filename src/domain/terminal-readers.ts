@@ -13,6 +13,10 @@ export const READER_MODELS = {
   B: ['b-countertop', 'b-handheld', 'b-mobile'],
 } as const satisfies Record<Processor, readonly string[]>;
 export const ALL_READER_MODELS = [...READER_MODELS.A, ...READER_MODELS.B] as const;
+/** The processor a model is of: each is of one. */
+export const processorOf = (model: ReaderModel): Processor => PROCESSORS.find((p) => (READER_MODELS[p] as readonly string[]).includes(model))!;
+/** Spec section 1, item 6: a self-owned developer reader (activated with a code) is a processor A model. */
+export const SELF_OWNED_PROCESSOR = 'A' satisfies Processor;
 export type ReaderModel = (typeof ALL_READER_MODELS)[number];
 
 export const SerialNumber = z
@@ -27,7 +31,7 @@ const orList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(
  * developer reader (activated with a code) must be a processor A model.
  */
 export function readerModelRule(body: { processor: Processor; model: ReaderModel }, selfOwned: boolean, ctx: z.RefinementCtx): void {
-  if (selfOwned && body.processor !== 'A') {
+  if (selfOwned && body.processor !== SELF_OWNED_PROCESSOR) {
     ctx.addIssue({ code: 'custom', path: ['processor'], message: 'a self-owned reader must be a processor A model (processor B developer readers are ordered and arrive activated)' });
   } else if (!(READER_MODELS[body.processor] as readonly string[]).includes(body.model)) {
     ctx.addIssue({ code: 'custom', path: ['model'], message: `must be a processor ${body.processor} model: ${orList(READER_MODELS[body.processor])}` });
@@ -113,6 +117,9 @@ export const ReaderPresentFields = z.strictObject({
   method: z.enum(READ_METHODS, { error: `must be one of ${READ_METHODS.join(', ')}` }).optional(),
 });
 
+/** What only a payment takes: a same-day refund is confirmed with the customer's card, and takes neither. */
+export const PAYMENT_ONLY_FIELDS = ['tip_amount', 'available_amount'] as const;
+
 /** Approved, or paying part: the outcomes a tip or an available amount can go with. */
 const PAYING_OUTCOMES: ReadonlySet<PresentOutcome | undefined> = new Set([undefined, 'approved', 'partial']);
 
@@ -125,7 +132,7 @@ export function outcomeOrCard(
     ctx.addIssue(bothIssue(['outcome', 'card_number']));
   }
   if (PAYING_OUTCOMES.has(body.outcome)) return;
-  for (const field of ['tip_amount', 'available_amount'] as const) {
+  for (const field of PAYMENT_ONLY_FIELDS) {
     if (body[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `goes with a card that pays, and outcome ${body.outcome} declines it` });
   }
 }

@@ -177,6 +177,17 @@ describe('pay terminal simulate', () => {
     expect((await sb.http('GET', `/v1/refunds?payment_intent_id=${pi.id}`)).body.data).toHaveLength(1);
   });
 
+  it('with --tip-amount, tips payments and still confirms a same-day refund (a refund takes no tip)', async () => {
+    const sim = simulate(['--processor', 'B', '--model', 'b-countertop', '--tip-amount', '150', '--available-amount', '5000', '--json']);
+    const readerId = (await sim.json('registered')).terminal_reader_id;
+    const pi = await payOn(readerId);
+    expect(await sim.json('result')).toMatchObject({ status: 'succeeded', object: { amount_received: 1150, tip_amount: 150 } });
+    const refund = await sb.json(['refunds', 'create', '--payment-intent', pi.id, '--amount', '300']);
+    expect(await sim.json('result', 3)).toMatchObject({ action: 'refund_payment', refund_id: refund.id, status: 'succeeded' });
+    sim.child.kill('SIGTERM');
+    expect((await sim.exit()).exitCode).toBe(0);
+  });
+
   it('activates a self-owned processor A reader with a code; processor B or a foreign model is a usage error naming the flag', async () => {
     const { code } = await sb.json(['readers', 'activation-code']);
     const sim = simulate(['--processor', 'A', '--model', 'a-handheld', '--serial', 'SN-E2E-OWNED', '--activation-code', code, '--label', 'Back office', '--json']);
@@ -203,6 +214,57 @@ describe('pay terminal simulate', () => {
     expect({ status: rest.status, param: rest.body.error.param }).toEqual({ status: 400, param: 'processor' });
     const present = await sb.http('POST', '/v1/test-helpers/terminal-readers/tmr_any/present', { outcome: 'declined', tip_amount: 200 });
     expect({ status: present.status, param: present.body.error.param }).toEqual({ status: 400, param: 'tip_amount' });
+  });
+});
+
+describe('activating a self-owned reader at a terminal', () => {
+  // Spec section 1, item 6: a self-owned reader is a processor A model; a prompt offers only what can be chosen.
+  it('pay readers activate and pay terminal simulate --activation-code ask for a processor A model only, and no processor', async () => {
+    const activate = await sb.atTTY(['readers', 'activate', '--activation-code', 'NOPE-0000', '--serial', 'SN-E2E-TTY-1'], [['Model', '\r']]);
+    expect(activate.unanswered).toEqual([]);
+    expect(activate.screen).toContain('a-handheld');
+    expect(activate.screen).not.toContain('b-countertop');
+    // The code is unknown: the service says so, which shows the answer was sent.
+    expect([activate.exitCode, activate.screen]).toEqual([1, expect.stringContaining('Invalid activation_code')]);
+
+    const simulate = await sb.atTTY(['terminal', 'simulate', '--activation-code', 'NOPE-0000', '--serial', 'SN-E2E-TTY-2'], [['Reader model', '\r']]);
+    expect(simulate.unanswered).toEqual([]);
+    expect(simulate.screen).not.toContain('Processor of the reader');
+    expect(simulate.screen).not.toContain('b-countertop');
+    expect([simulate.exitCode, simulate.screen]).toEqual([1, expect.stringContaining('Invalid activation_code')]);
+  });
+});
+
+describe('the in-person flow at a terminal', () => {
+  // DESIGN section 8: a missing required value is asked for at a TTY. Spec section 4 rule 6: the reader is learnt from the list of readers.
+  it('pay payment-methods create --type card_present without --reader picks the reader from the account\'s readers', async () => {
+    const { code } = await sb.json(['readers', 'activation-code']);
+    const reader = await sb.json(['readers', 'activate', '--activation-code', code, '--serial', 'SN-E2E-PICK', '--model', 'a-handheld', '--label', 'Pick me']);
+    const picked = await sb.atTTY(['payment-methods', 'create', '--type', 'card_present'], [['Terminal reader', '\r']]);
+    expect(picked.unanswered, picked.screen).toEqual([]);
+    expect(picked.exitCode, picked.screen).toBe(0);
+    // Newest first: the reader just activated is the first choice, shown with what tells readers apart.
+    expect(picked.screen).toMatch(new RegExp(`${reader.id} +offline +A a-handheld +Pick me`));
+    const pm = (await sb.http('GET', '/v1/payment-methods?limit=1')).body.data[0];
+    expect(pm).toMatchObject({ type: 'card_present', terminal_reader_id: reader.id });
+
+    // Without a TTY, it is an error naming the flag and what it takes.
+    const script = await sb.pay(['payment-methods', 'create', '--type', 'card_present']);
+    expect([script.exitCode, script.stderr]).toEqual([2, expect.stringMatching(/^✗ Missing --reader: the terminal reader that takes the card \(tmr_…, see pay readers list\) is required \(/)]);
+  });
+
+  it('pay intents create --payment-method-types card_present --confirm offers only card_present payment methods to pick', async () => {
+    const { code } = await sb.json(['readers', 'activation-code']);
+    const reader = await sb.json(['readers', 'activate', '--activation-code', code, '--serial', 'SN-E2E-PICK-PM', '--model', 'a-countertop']);
+    const present = await sb.json(['payment-methods', 'create', '--type', 'card_present', '--reader', reader.id]);
+    // Newest first: a card, which such an intent refuses, would be the first choice.
+    await sb.json(['payment-methods', 'create', '--card', '4242424242424242', '--exp', '12/34', '--cvc', '123']);
+    const picked = await sb.atTTY(['intents', 'create', '--amount', '500', '--currency', 'usd', '--payment-method-types', 'card_present', '--confirm'], [['Payment method', '\r']]);
+    expect(picked.unanswered, picked.screen).toEqual([]);
+    expect(picked.screen).not.toContain('visa •••• 4242');
+    expect(picked.exitCode, picked.screen).toBe(0);
+    const intent = (await sb.http('GET', '/v1/payment-intents?limit=1')).body.data[0];
+    expect(intent).toMatchObject({ status: 'requires_action', payment_method_id: present.id, next_action: { terminal_reader_id: reader.id } });
   });
 });
 
@@ -250,6 +312,31 @@ describe.skipIf(!hasTool('tmux'))('pay terminal simulate at a real terminal (tmu
       await tmux.waitFor(new RegExp(`payment ${pi.id} (declined|refused)`));
       expect(tmux.screen()).toContain(`✗ payment ${pi.id} declined (tap): card_declined`);
       expect((await sb.http('GET', `/v1/payment-intents/${pi.id}`)).body).toMatchObject({ status: 'requires_payment_method', tip_amount: 0, last_payment_error: { code: 'card_declined' } });
+    } finally {
+      tmux.kill();
+    }
+  });
+
+  // As pay payment-methods create asks for one: a card number typed at a prompt is masked, never left on the screen.
+  it('a test card number typed for the customer is masked, and the card is charged', async () => {
+    const tmux = atTerminal();
+    try {
+      const screen = await tmux.waitFor(/Waiting for payments/);
+      const pi = await payOn(/Reader (tmr_\w+) online/.exec(screen)![1]!);
+      await tmux.waitFor(/how does the customer pay\?[\s\S]*Insert \(chip\)/);
+      for (let i = 0; i < 6; i++) tmux.send('Down');
+      await tmux.waitFor(/❯ Use another test card number/);
+      tmux.send('Enter');
+      await tmux.waitFor(/Card number/);
+      const number = '5555555555554444';
+      tmux.type(number);
+      await tmux.waitFor(/Card number.*\*{16}/);
+      tmux.send('Enter');
+      await tmux.waitFor(/\(card •••• 4444\): how does the customer pay\?/);
+      tmux.send('Enter');
+      await tmux.waitFor(new RegExp(`payment ${pi.id} succeeded`));
+      expect(tmux.screen()).toContain(`✓ payment ${pi.id} succeeded (tap, mastercard •••• 4444)`);
+      expect(tmux.screen()).not.toContain(number);
     } finally {
       tmux.kill();
     }

@@ -294,10 +294,10 @@ export class IO {
     return cancellable(input({ message, default: options.default, validate: options.validate }, this.promptStreams(options.signal)));
   }
 
-  async askSecret(flag: string, message: string): Promise<string> {
+  async askSecret(flag: string, message: string, options: { validate?: (value: string) => true | string; signal?: AbortSignal } = {}): Promise<string> {
     this.requirePrompt(flag, message);
     const { password } = await this.prompts();
-    return cancellable(password({ message, mask: '*', validate: (v) => (v.length > 0 ? true : 'Required.') }, this.promptStreams()));
+    return cancellable(password({ message, mask: '*', validate: options.validate ?? ((v) => (v.length > 0 ? true : 'Required.')) }, this.promptStreams(options.signal)));
   }
 
   /**

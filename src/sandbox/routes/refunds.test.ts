@@ -137,6 +137,24 @@ describe('same-day refunds of processor B in-person payments (spec section 8, ru
     }
   });
 
+  // A refund is confirmed with the customer's card: a tip or an amount the card covers belongs to a payment, and is refused, not ignored.
+  it('refuses a tip_amount or available_amount presented for a refund, naming it; the refund still waits for the card', async () => {
+    const { reader, pi } = await inPerson('B');
+    const disconnect = s.sandbox.readers.connect(s.account.id, reader.id, { send: () => undefined, drop: () => undefined });
+    try {
+      const refund = (await s.call('POST', '/v1/refunds', { payment_intent_id: pi.id })).body;
+      for (const field of ['tip_amount', 'available_amount']) {
+        const res = await s.call('POST', `/v1/test-helpers/terminal-readers/${reader.id}/present`, { [field]: 100 });
+        expect({ status: res.status, param: res.body.error?.param }).toEqual({ status: 400, param: field });
+        expect(res.body.error.message).toContain(`refund ${refund.id}`);
+      }
+      expect((await s.call('GET', `/v1/refunds/${refund.id}`)).body.status).toBe('pending');
+      expect((await s.call('POST', `/v1/test-helpers/terminal-readers/${reader.id}/present`, { method: 'insert' })).body).toMatchObject({ id: refund.id, status: 'succeeded' });
+    } finally {
+      disconnect();
+    }
+  });
+
   it('needs no reader from the next day on, nor on processor A', async () => {
     const b = await inPerson('B');
     const a = await inPerson('A');

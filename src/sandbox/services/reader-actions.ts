@@ -1,9 +1,9 @@
 import { detectBrand, last4 } from '../../domain/cards.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, invalid } from '../../domain/errors.js';
 import type { CardPresentDetails, PaymentIntent } from '../../domain/payment-intents.js';
 import type { ReaderAction, ReaderResult } from '../../domain/reader-protocol.js';
 import type { Refund } from '../../domain/refunds.js';
-import { type PendingReaderAction, type PresentOutcome, type ReaderPresent, type TerminalReader, tipOn } from '../../domain/terminal-readers.js';
+import { PAYMENT_ONLY_FIELDS, type PendingReaderAction, type PresentOutcome, type ReaderPresent, type TerminalReader, tipOn } from '../../domain/terminal-readers.js';
 import { chargeOutcomeByKey, type ChargeResult, type OutcomeKey, outcomeKey, refundAcceptedByKey, TEST_CARDS } from '../../domain/test-cards.js';
 import type { ServiceContext } from './context.js';
 import { getPaymentIntent, settleOnReader } from './payment-intents.js';
@@ -47,7 +47,12 @@ function present(ctx: ServiceContext, reader: TerminalReader, action: PendingRea
   const key = body.card_number === undefined ? OUTCOME_KEYS[body.outcome ?? 'approved'] : outcomeKey(body.card_number);
   const channel = { kind: 'in_person', processor: reader.processor } as const;
   // A same-day processor B refund: the customer's card on the reader confirms it.
-  if (action.type === 'refund_payment') return settleRefundOnReader(ctx, reader, action.refund_id, refundAcceptedByKey(key, channel));
+  if (action.type === 'refund_payment') {
+    for (const field of PAYMENT_ONLY_FIELDS) {
+      if (body[field] !== undefined) throw invalid(field, `Invalid ${field}: reader ${reader.id} is confirming refund ${action.refund_id}, which the customer's card confirms: ${field} goes with a payment.`);
+    }
+    return settleRefundOnReader(ctx, reader, action.refund_id, refundAcceptedByKey(key, channel));
+  }
   const intent = getPaymentIntent(ctx, action.payment_intent_id);
   const tip = tipOn(intent.amount, body.tip_amount);
   // A named available amount is what the card covers: it, not the partial card's half, is captured.

@@ -1,4 +1,4 @@
-import { CAPTURE_METHODS, type PaymentIntent, PaymentIntentCreate } from '../../../domain/payment-intents.js';
+import { CAPTURE_METHODS, type PaymentIntent, PaymentIntentCreate, PaymentIntentTypes } from '../../../domain/payment-intents.js';
 import { bodyFrom, defineCommand, flag } from '../../command.js';
 import { moneyFlags, moneyFrom } from '../../prompts.js';
 import { pickPaymentMethod } from '../payment-methods/pick.js';
@@ -28,9 +28,11 @@ export const create = defineCommand({
   fields: intentFields,
   async run(options, f) {
     const money = await moneyFrom(options, f.io);
+    // Checked first: the methods offered to confirm with are of these types.
+    const { payment_method_types: types } = bodyFrom(PaymentIntentTypes, flags, { paymentMethodTypes: options.paymentMethodTypes ?? ['card'] });
     const paymentMethod =
-      options.paymentMethod ?? (options.confirm ? await pickPaymentMethod(f, { customer: options.customer, purpose: 'a payment method to confirm with' }) : undefined);
-    const body = bodyFrom(PaymentIntentCreate, flags, { ...options, ...money, paymentMethodTypes: options.paymentMethodTypes ?? ['card'], paymentMethod });
+      options.paymentMethod ?? (options.confirm ? await pickPaymentMethod(f, { customer: options.customer, types, purpose: 'a payment method to confirm with' }) : undefined);
+    const body = bodyFrom(PaymentIntentCreate, flags, { ...options, ...money, paymentMethodTypes: types, paymentMethod });
     const client = await f.client();
     const intent = await client.call<PaymentIntent>('payment_intents.create', { body });
     showIntent(f, intent, 'Created');

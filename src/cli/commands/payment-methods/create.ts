@@ -4,6 +4,7 @@ import { bodyFrom, defineCommand, flag, type OptionsOf } from '../../command.js'
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { flags as attachFlags } from './attach.js';
+import { pickReader } from './pick.js';
 import { paymentMethodFields } from './view.js';
 
 const flags = {
@@ -15,7 +16,7 @@ const flags = {
   expYear: flag.int('--exp-year <n>', 'Expiry year, four digits (instead of --exp)', { field: 'card.exp_year' }),
   cvc: flag.string('--cvc <digits>', 'Security code (3 digits; 3 or 4 for amex); prompted, hidden, at a TTY', { field: 'card.cvc' }),
   zip: flag.string('--zip <code>', 'Billing postal code', { field: 'billing_details.address.zip' }),
-  reader: flag.string('--reader <tmr_id>', 'Terminal reader for a card_present method (see pay readers list)', { field: 'terminal_reader_id' }),
+  reader: flag.string('--reader <tmr_id>', 'Terminal reader for a card_present method (see pay readers list; picked from a list at a TTY)', { field: 'terminal_reader_id' }),
   customer: flag.string('--customer <cus_id>', 'Attach to this customer once created (emits payment_method.attached)'),
   metadata: flag.keyValue('--metadata <key=value>', 'Metadata pair (repeatable)', { field: 'metadata' }),
 };
@@ -55,7 +56,8 @@ async function bodyOf(options: OptionsOf<Record<never, never>, typeof flags>, f:
       throw new UsageError(`${options.card === undefined ? '--card-number' : '--card'} is for type card: a card_present method is paid on its reader.`);
     }
     if (options.customer !== undefined) throw new UsageError('--customer is for type card: a card_present method is used once on its reader and cannot be attached to a customer.');
-    return bodyFrom(PaymentMethodCreate, flags, { type, reader: options.reader, zip: options.zip, metadata: options.metadata });
+    const reader = options.reader ?? (await pickReader(f, 'the terminal reader that takes the card (tmr_…, see pay readers list)'));
+    return bodyFrom(PaymentMethodCreate, flags, { type, reader, zip: options.zip, metadata: options.metadata });
   }
   if (options.reader !== undefined) throw new UsageError('--reader is for type card_present.');
   const card = options.card ?? (options.cardNumber === undefined ? await f.io.askSecret('--card', 'Card number') : undefined);

@@ -83,7 +83,7 @@ async function askMissing(given: Fields, f: Factory): Promise<Fields> {
   const firstPayment = await anchorRule(f);
   if (fields.billing_cycle_anchor !== undefined) checkAnchor(firstPayment, fields.billing_cycle_anchor);
   fields.customer_id ??= await chooseCustomer(client, f);
-  fields.payment_method_id ??= await pickPaymentMethod(f, { customer: String(fields.customer_id), cardsOnly: true, purpose: 'the payment method' });
+  fields.payment_method_id ??= await pickPaymentMethod(f, { customer: String(fields.customer_id), types: ['card'], purpose: 'the payment method' });
   const rule = SubscriptionFields.shape;
   if (fields.price === undefined) {
     fields.price = Number(await f.io.ask('--price', 'Price each cycle, in minor units (1500 = 15.00)', { validate: answerCheck(rule.price, wholeNumber) }));

@@ -7,10 +7,13 @@ import type { Refund } from '../../../domain/refunds.js';
 import {
   ALL_READER_MODELS,
   PRESENT_OUTCOMES,
+  PAYMENT_ONLY_FIELDS,
   PROCESSORS,
+  processorOf,
   READ_METHODS,
   READER_MODELS,
   ReaderPresent,
+  SELF_OWNED_PROCESSOR,
   ReaderPresentFields,
   type ReadMethod,
   TipAmount,
@@ -22,6 +25,7 @@ import type { Factory } from '../../factory.js';
 import { checkedBody } from '../../flags.js';
 import type { IO } from '../../io/io.js';
 import { answerCheck, wholeNumber } from '../../prompts.js';
+import { withActivationCodeHint } from '../readers/activate.js';
 
 export interface SimulateOptions {
   reader: Omit<ReaderHello, 'type' | 'terminal_reader_id'>;
@@ -31,7 +35,7 @@ export interface SimulateOptions {
 }
 
 const flags = {
-  processor: flag.choice('--processor <p>', 'Processor of the reader', PROCESSORS, { prompted: true }),
+  processor: flag.choice('--processor <p>', 'Processor of the reader (default: the --model\'s, or A with --activation-code: self-owned readers are processor A; else asked for at a terminal)', PROCESSORS),
   model: flag.choice('--model <model>', `Reader model: ${READER_MODELS.A.join(', ')} (processor A); ${READER_MODELS.B.join(', ')} (processor B)`, ALL_READER_MODELS, { prompted: true }),
   serial: flag.string('--serial <serial>', 'Be the reader with this serial number (default: a new developer reader with a generated serial)', { field: 'serial_number', conflicts: ['serialNumber'] }),
   serialNumber: flag.string('--serial-number <serial>', 'Same as --serial', { field: 'serial_number' }),
@@ -64,7 +68,14 @@ export const simulate = defineCommand({
 
 /** Flags → options, checked with the protocol's own schemas: a bad value is a usage error naming the flag. */
 async function options(given: SimulateFlags, f: Factory): Promise<SimulateOptions> {
-  const processor = given.processor ?? (await f.io.choose('--processor', 'Processor of the reader', PROCESSORS.map((p) => ({ name: `Processor ${p}`, value: p }))));
+  // Nothing to ask when it is known: a code activates a self-owned reader, a processor A model; a model is of one processor.
+  const processor =
+    given.processor ??
+    (given.activationCode !== undefined
+      ? SELF_OWNED_PROCESSOR
+      : given.model !== undefined
+        ? processorOf(given.model)
+        : await f.io.choose('--processor', 'Processor of the reader', PROCESSORS.map((p) => ({ name: `Processor ${p}`, value: p }))));
   const models = (READER_MODELS as Record<string, readonly string[]>)[processor] ?? ALL_READER_MODELS;
   const model = given.model ?? (await f.io.choose('--model', 'Reader model', models.map((m) => ({ name: m, value: m }))));
   // A bad value is named as its flag was given (--serial or --serial-number, --card or --card-number).
@@ -88,7 +99,7 @@ export async function run(options: SimulateOptions, f: Factory): Promise<void> {
   const client = await f.client();
   const { ReaderSimulator } = await import('../../../terminal/simulator.js');
   const answer = options.answer;
-  const customer: Customer = answer === undefined ? (action, signal) => askCustomer(f.io, action, signal) : async () => answer;
+  const customer: Customer = answer === undefined ? (action, signal) => askCustomer(f.io, action, signal) : async (action) => (action.type === 'refund_payment' ? refundAnswer(answer) : answer);
   const simulator = new ReaderSimulator({
     baseUrl: client.baseUrl,
     headers: client.authHeaders(),
@@ -104,7 +115,7 @@ export async function run(options: SimulateOptions, f: Factory): Promise<void> {
     await simulator.run();
   } catch (error) {
     // Ctrl-C at a prompt stops the reader as Ctrl-C anywhere else does.
-    if (!(error instanceof CancelError)) throw error;
+    if (!(error instanceof CancelError)) throw withActivationCodeHint(error);
     cancelled = true;
   }
   // Interrupted (Ctrl-C) exits 130 as DESIGN section 8 says; --once done or SIGTERM ends cleanly.
@@ -112,6 +123,12 @@ export async function run(options: SimulateOptions, f: Factory): Promise<void> {
   if (!f.io.json) f.io.info('Reader stopped: it is offline now.');
 }
 
+/** The scripted answer to a refund: the card, without what only a payment takes (a tip, what the card covers). */
+function refundAnswer(answer: CustomerAnswer): CustomerAnswer {
+  const refund = { ...answer };
+  for (const field of PAYMENT_ONLY_FIELDS) delete refund[field];
+  return refund;
+}
 const subject = (action: CustomerAction) => (action.type === 'refund_payment' ? `refund ${action.refund_id} of ${action.payment_intent_id}` : `payment ${action.payment_intent_id}`);
 const address = (action: CustomerAction) => (action.type === 'refund_payment' ? { refund_id: action.refund_id, payment_intent_id: action.payment_intent_id } : { payment_intent_id: action.payment_intent_id });
 
@@ -210,7 +227,8 @@ async function askCustomer(io: IO, action: CustomerAction, signal: AbortSignal):
         answer.available_amount = Number(await io.ask('--available-amount', 'What the card can cover, in minor units', { validate: fieldCheck('available_amount'), signal }));
         continue;
       case 'card': {
-        const text = await io.ask('--card', 'Card number (see pay sandbox cards)', { validate: fieldCheck('card_number'), signal });
+        // Masked as pay payment-methods create asks for one: a card number is never left on the screen.
+        const text = await io.askSecret('--card', 'Card number (see pay sandbox cards)', { validate: fieldCheck('card_number'), signal });
         answer.card_number = ReaderPresent.parse({ card_number: text }).card_number;
         continue;
       }
