@@ -260,6 +260,21 @@ describe('pay webhooks listen', () => {
     await app.waitFor(() => app.ids().has(second));
   });
 
+  it('with --json, its first line is ready even when the service could not be reached at first: the failed tries are said on stderr', async () => {
+    // A profile of the environment: the sandbox profile would start the sandbox itself.
+    const env = { PAY_BASE_URL: sb.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey };
+    await sb.kill();
+    const listener = listen(['--forward-to', app.url(), '--json'], env);
+    await listener.said(/Could not connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): reconnecting in/);
+    await sb.restart();
+    await listener.line(/"type":"ready"/);
+    expect(JSON.parse(listener.stdout[0]!)).toMatchObject({ type: 'ready', cursor_source: 'latest' });
+    // Once ready, a lost connection is a JSON line again.
+    await sb.restart();
+    expect(JSON.parse(await listener.line(/"type":"disconnected"/))).toMatchObject({ type: 'disconnected', was_connected: true });
+    await listener.line(/"type":"reconnected"/);
+  });
+
   it('exits 7 after --give-up-after when the service cannot be reached, and 3 on a refused key', async () => {
     const env = { PAY_BASE_URL: 'http://127.0.0.1:9', PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey };
     const started = Date.now();
