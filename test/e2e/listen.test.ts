@@ -288,6 +288,28 @@ describe('pay webhooks listen', () => {
     expect(refused.stderr).toContain('api_key_invalid');
   });
 
+  it('giving up on the service (exit 7), says what waits in its spool, as a stop does, and the next run delivers it', async () => {
+    const env = { PAY_BASE_URL: sb.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey };
+    const down = new Receiver();
+    await down.start();
+    await down.stop();
+    try {
+      const listener = listen(['--forward-to', down.url(), '--give-up-after', '1s'], env);
+      await listener.line(/^Ready!/);
+      const id = await customer();
+      await listener.line(new RegExp(`^<-- \\[ERR\\] .*\\[${id}\\] ECONNREFUSED`));
+      await sb.kill();
+      expect(await listener.exited()).toBe(7);
+      expect(listener.stderr()).toMatch(/1 event waits in the spool: the next pay webhooks listen delivers it\.\n✗ Could not reach the service at \S+ for 1s \(ECONNREFUSED\): giving up/);
+      await sb.restart();
+      await down.start();
+      expect(await listen(['--forward-to', down.url(), '--exit-after-idle', '1s'], env).exited()).toBe(0);
+      expect(down.ids()).toEqual(new Set([id]));
+    } finally {
+      await down.stop();
+    }
+  });
+
   it('checks its flags before connecting', async () => {
     for (const [args, message] of [
       [[], /Missing --forward-to/],
