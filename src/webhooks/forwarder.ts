@@ -220,7 +220,7 @@ export class Forwarder {
   private resumedFrom: string | undefined;
   private ended: RunEnd = 'stopped';
   private idleTimer: NodeJS.Timeout | undefined;
-  /** Events acknowledged this run. */
+  /** Events forwarded and acknowledged this run: one no route takes is acknowledged, not counted (--max-events counts forwarded ones). */
   private settledCount = 0;
   /**
    * Acks held while the spool has no cursor (a run from the start of the log): a listen
@@ -228,6 +228,8 @@ export class Forwarder {
    * still in memory. They go with the settle that writes the first cursor.
    */
   private unacknowledged: string[] = [];
+  /** How many of those were forwarded. */
+  private unacknowledgedForwarded = 0;
   /** Per event and target, the last answer when it was not a 2xx; removed once one is. */
   private readonly failing = new Map<string, DeliveryResult>();
   /** Releases the spool's lock: one listen of a profile at a time, or each would forward the other's events. */
@@ -282,7 +284,7 @@ export class Forwarder {
    */
   left: { events: number; elsewhere: Array<{ target: string; events: number }> } = { events: 0, elsewhere: [] };
 
-  /** Events acknowledged this run. */
+  /** Events forwarded and acknowledged this run. */
   get settled(): number {
     return this.settledCount;
   }
@@ -402,17 +404,23 @@ export class Forwarder {
     }, idleMs);
   }
 
-  private acknowledge(ids: string[]): void {
+  /** Acknowledges these events, of which `forwarded` went to a target (the others no route takes). */
+  private acknowledge(ids: string[], forwarded = ids.length): void {
     if (this.cursorKept === undefined) {
       if (ids.length === 0) return;
       this.unacknowledged.push(...ids);
+      this.unacknowledgedForwarded += forwarded;
       if (!this.stopping) this.settleSoon();
       return;
     }
-    if (this.unacknowledged.length > 0) ids = [...this.unacknowledged.splice(0), ...ids];
+    if (this.unacknowledged.length > 0) {
+      ids = [...this.unacknowledged.splice(0), ...ids];
+      forwarded += this.unacknowledgedForwarded;
+      this.unacknowledgedForwarded = 0;
+    }
     if (ids.length === 0) return;
     this.tunnel.ack(ids);
-    this.settledCount += ids.length;
+    this.settledCount += forwarded;
     this.active();
     if (this.options.maxEvents !== undefined && this.settledCount >= this.options.maxEvents) this.end('max_events');
   }
@@ -493,7 +501,7 @@ export class Forwarder {
       if (targets.length === 0) unrouted.push(event.id);
       for (const url of targets) touched.add(url);
     }
-    this.acknowledge(unrouted);
+    this.acknowledge(unrouted, 0);
     this.active();
     // An app that is down is left to its probe timer, not woken by every new event; unless no
     // probe is coming (its last event was given up): then the new one is the probe.

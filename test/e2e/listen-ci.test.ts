@@ -70,6 +70,21 @@ describe('pay webhooks listen in CI: it ends by itself, and says whether the app
     expect(jsonLines(lenient.stdout).at(-1)).toMatchObject({ type: 'stopped', reason: 'idle', failed: [{ event_type: 'charge.succeeded', status: 500 }] });
   });
 
+  it('--max-events counts the events forwarded: one that no --route takes is not one of them', async () => {
+    const { sb, app } = await setup();
+    const listener = sb.spawn(['webhooks', 'listen', '--route', `customer.*=${app.url()}`, '--max-events', '1', '--json']);
+    await listener.line(/"type":"ready"/);
+    await sb.json(['trigger', 'payment_intent.succeeded']);
+    for (const type of ['payment_intent.created', 'payment_intent.succeeded', 'charge.succeeded']) await listener.line(new RegExp(`"type":"event","resend":false,"targets":\\[\\],"event":\\{[^}]*"type":"${type}"`));
+    // Acknowledged, not forwarded: listen waits on for one it forwards.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const customer = (await sb.http('POST', '/v1/customers', {})).body;
+    expect(await listener.exited()).toBe(0);
+    expect(app.received.map((r) => r.event.data.object.id)).toEqual([customer.id]);
+    expect(jsonLines(listener.stdout).at(-1)).toMatchObject({ type: 'stopped', reason: 'max_events', events: 1, failed: [] });
+    expect(listener.stderr()).toContain('Stopped after 1 event (--max-events).');
+  });
+
   it('refuses a --max-events below 1 (exit 2)', async () => {
     const { sb, app } = await setup();
     const result = await sb.pay(['webhooks', 'listen', '--forward-to', app.url(), '--max-events', '0']);

@@ -260,6 +260,21 @@ describe('pay webhooks listen', () => {
     await app.waitFor(() => app.ids().has(second));
   });
 
+  it('with --json, its first line is ready even when the service could not be reached at first: the failed tries are said on stderr', async () => {
+    // A profile of the environment: the sandbox profile would start the sandbox itself.
+    const env = { PAY_BASE_URL: sb.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey };
+    await sb.kill();
+    const listener = listen(['--forward-to', app.url(), '--json'], env);
+    await listener.said(/Could not connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): reconnecting in/);
+    await sb.restart();
+    await listener.line(/"type":"ready"/);
+    expect(JSON.parse(listener.stdout[0]!)).toMatchObject({ type: 'ready', cursor_source: 'latest' });
+    // Once ready, a lost connection is a JSON line again.
+    await sb.restart();
+    expect(JSON.parse(await listener.line(/"type":"disconnected"/))).toMatchObject({ type: 'disconnected', was_connected: true });
+    await listener.line(/"type":"reconnected"/);
+  });
+
   it('exits 7 after --give-up-after when the service cannot be reached, and 3 on a refused key', async () => {
     const env = { PAY_BASE_URL: 'http://127.0.0.1:9', PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey };
     const started = Date.now();
@@ -271,6 +286,28 @@ describe('pay webhooks listen', () => {
     const refused = await sb.pay(['webhooks', 'listen', '--forward-to', app.url()], { env: { ...env, PAY_BASE_URL: sb.baseUrl, PAY_API_KEY: 'sk_test_not_a_key_at_all_0000' } });
     expect(refused.exitCode).toBe(3);
     expect(refused.stderr).toContain('api_key_invalid');
+  });
+
+  it('giving up on the service (exit 7), says what waits in its spool, as a stop does, and the next run delivers it', async () => {
+    const env = { PAY_BASE_URL: sb.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey };
+    const down = new Receiver();
+    await down.start();
+    await down.stop();
+    try {
+      const listener = listen(['--forward-to', down.url(), '--give-up-after', '1s'], env);
+      await listener.line(/^Ready!/);
+      const id = await customer();
+      await listener.line(new RegExp(`^<-- \\[ERR\\] .*\\[${id}\\] ECONNREFUSED`));
+      await sb.kill();
+      expect(await listener.exited()).toBe(7);
+      expect(listener.stderr()).toMatch(/1 event waits in the spool: the next pay webhooks listen delivers it\.\n✗ Could not reach the service at \S+ for 1s \(ECONNREFUSED\): giving up/);
+      await sb.restart();
+      await down.start();
+      expect(await listen(['--forward-to', down.url(), '--exit-after-idle', '1s'], env).exited()).toBe(0);
+      expect(down.ids()).toEqual(new Set([id]));
+    } finally {
+      await down.stop();
+    }
   });
 
   it('checks its flags before connecting', async () => {

@@ -109,6 +109,14 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
     sink,
     trace: client.tracer,
   });
+  // What waits for this run's URLs goes out with the next run; what waits for others, with a run that forwards there.
+  const sayLeft = (stopped: string) => {
+    const { events: here, elsewhere } = forwarder.left;
+    const spooled = here === 0 ? '' : `${plural(here, 'event')} ${here === 1 ? 'waits in the spool: the next pay webhooks listen delivers it' : 'wait in the spool: the next pay webhooks listen delivers them'}.`;
+    const line = [stopped, spooled].filter((part) => part !== '').join(' ');
+    if (line !== '') f.io.info(line);
+    for (const { target, events } of elsewhere) f.io.info(waitingElsewhere(target, events));
+  };
   const running = forwarder.run();
   let waiting: number;
   let ended: RunEnd;
@@ -116,17 +124,18 @@ export async function run(options: ListenOptions, f: Factory): Promise<void> {
     await Promise.race([running, interrupted]);
     waiting = await forwarder.stop();
     ended = await running;
+  } catch (error) {
+    // Given up on the service, or refused by it: what the spool keeps is not lost, and is said before the error.
+    sink.flush();
+    sayLeft('');
+    throw error;
   } finally {
     // The lines of the last turn, before the stopped line or the error.
     sink.flush();
   }
   const failed = forwarder.failures();
   if (f.io.json) f.io.printJSONLine({ type: 'stopped', reason: ended, events: forwarder.settled, waiting, failed });
-  const why = stopReason(ended, options, forwarder.settled);
-  // What waits for this run's URLs goes out with the next run; what waits for others, with a run that forwards there.
-  const { events: here, elsewhere } = forwarder.left;
-  f.io.info(here > 0 ? `Stopped${why}. ${plural(here, 'event')} ${here === 1 ? 'waits in the spool: the next pay webhooks listen delivers it' : 'wait in the spool: the next pay webhooks listen delivers them'}.` : `Stopped${why}.`);
-  for (const { target, events } of elsewhere) f.io.info(waitingElsewhere(target, events));
+  sayLeft(`Stopped${stopReason(ended, options, forwarder.settled)}.`);
   if (options.failOnError && failed.length > 0) {
     const lines = failed.map((result) => `  ${result.event_id} ${result.event_type} · POST ${result.url} → ${answer(result)}`);
     throw new CheckFailedError(`The app did not take ${plural(failed.length, 'event')} (--fail-on-error):\n${lines.join('\n')}`);

@@ -37,7 +37,7 @@ function outcomeNote(result: DeliveryResult): string {
 /**
  * `listen`'s output: `Ready! …`, then `--> type [evt_…]` per event and
  * `<-- [status] POST url [evt_…] 12ms` per delivery, or one JSON line each with --json.
- * Connection news goes to stderr either way, and reconnects also to stdout as JSON lines
+ * Connection news goes to stderr either way, and once ready, also to stdout as JSON lines
  * (disconnected, reconnected) with --json. The lines of one turn of the event loop
  * go out in one write (a write a line was a tenth of listen's time under a burst);
  * anything said on stderr, and `flush()`, write what is held first, so the order stays.
@@ -59,8 +59,10 @@ export function listenSink(io: IO, options: { printSecret: boolean }): ListenSin
     io.info(message);
   };
   const c = io.color;
+  let ready = false;
   return {
     ready(info: ReadyInfo) {
+      ready = true;
       const secret = options.printSecret ? info.secret : maskSecret(info.secret);
       if (io.json) {
         return line({
@@ -90,7 +92,8 @@ export function listenSink(io: IO, options: { printSecret: boolean }): ListenSin
       out(`<-- [${paint(status)}] POST ${result.url} [${result.event_id}] ${took}${outcomeNote(result)}`);
     },
     connection(change: ConnectionChange, message) {
-      if (io.json) line(change);
+      // Ready is the first JSON line (a script reads the secret from it): tries before it are said on stderr only.
+      if (io.json && ready) line(change);
       notice(message);
     },
     notice,
