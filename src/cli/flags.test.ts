@@ -14,6 +14,11 @@ describe('durationArg', () => {
   it('refuses anything else, and zero', () => {
     for (const bad of ['', 'soon', '5 minutes', '-1s', '1d', '0s']) expect(() => durationArg(bad), bad).toThrow();
   });
+
+  it('refuses what a timer cannot wait (Node fires a longer one at once), naming the longest', () => {
+    expect(durationArg('596h')).toBe(596 * 3_600_000);
+    for (const long of ['600h', '2147483648ms', '99999999m']) expect(() => durationArg(long), long).toThrow('must be at most 596h.');
+  });
 });
 
 describe('flagOf', () => {

@@ -17,6 +17,8 @@ export function intArg(value: string): number {
 }
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** The longest wait a timer holds (2^31 - 1 ms, about 24.8 days): Node fires a longer one at once. */
+const LONGEST_DURATION = 2 ** 31 - 1;
 
 /** `500ms`, `30s`, `2m`, `1h` (a bare number is seconds), as milliseconds. */
 export function durationArg(value: string): number {
@@ -24,6 +26,7 @@ export function durationArg(value: string): number {
   if (!match) throw new InvalidArgumentError(`expected a duration such as 500ms, 30s, 2m or 1h, got '${value}'.`);
   const ms = Number(match[1]) * DURATION_UNITS[match[2] ?? 's']!;
   if (ms <= 0) throw new InvalidArgumentError('must be longer than 0.');
+  if (ms > LONGEST_DURATION) throw new InvalidArgumentError(`must be at most ${Math.floor(LONGEST_DURATION / DURATION_UNITS.h!)}h.`);
   return ms;
 }
 
