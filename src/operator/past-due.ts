@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Client } from '../client/client.js';
 import type { ListPage } from '../domain/common.js';
 import { DECLINE_TYPES, declineType } from '../domain/declines.js';
-import type { PaymentIntent } from '../domain/payment-intents.js';
+import type { Charge, PaymentIntent } from '../domain/payment-intents.js';
 import { SUBSCRIPTION_STATUSES, type Subscription } from '../domain/subscriptions.js';
 import { eachLimited } from './pool.js';
 
@@ -28,6 +28,12 @@ export const PastDueSubscription = z.object({
    * rule 2). Null in journals of earlier versions.
    */
   payment_intent_status: z.string().nullable().default(null),
+  /**
+   * A failed payment intent of the current past_due run since paid by confirming it
+   * directly (the latest, or an older one a later retry then failed after): the payment
+   * the subscription owes is paid. Null when none; and in journals of earlier versions.
+   */
+  paid_directly_intent_id: z.string().nullable().default(null),
   decline_code: z.string().nullable(),
   decline_message: z.string().nullable(),
   decline_type: z.enum(DECLINE_TYPES).nullable(),
@@ -55,7 +61,7 @@ export function batchDecision(item: PastDueSubscription, options: { includeUncha
   const skip = (skip_reason: SkipReason): BatchDecision => ({ retry: false, skip_reason });
   if (item.status !== 'past_due') return skip('not_past_due');
   // Its failed payment was paid since, directly: a retry would charge the customer a second time.
-  if (item.payment_intent_status === 'succeeded') return skip('latest_payment_succeeded');
+  if (item.paid_directly_intent_id !== null) return skip('latest_payment_succeeded');
   // No failed attempt on record: no declined card to protect.
   if (item.payment_method_changed !== false) return { retry: true, skip_reason: null };
   if (item.decline_type === 'soft') return options.includeUnchanged ? { retry: true, skip_reason: null } : skip('unchanged_soft_decline');
@@ -63,12 +69,12 @@ export function batchDecision(item: PastDueSubscription, options: { includeUncha
 }
 
 /** Why a skipped subscription is skipped, in words support staff can act on. */
-export function skipReasonText(reason: SkipReason, item: Pick<PastDueSubscription, 'status' | 'decline_code'>): string {
+export function skipReasonText(reason: SkipReason, item: Pick<PastDueSubscription, 'status' | 'decline_code'> & Partial<Pick<PastDueSubscription, 'paid_directly_intent_id'>>): string {
   switch (reason) {
     case 'not_past_due':
       return `status ${item.status}: nothing to retry`;
     case 'latest_payment_succeeded':
-      return 'its latest payment intent was paid directly (confirmed by itself, which leaves the subscription past_due): a retry would charge again';
+      return `its failed payment intent ${item.paid_directly_intent_id} was since paid directly (confirmed by itself, which leaves the subscription past_due): a retry would charge again`;
     case 'unchanged_soft_decline':
       return `payment method unchanged since the soft decline (${item.decline_code}): --include-unchanged retries it`;
     case 'unchanged_hard_decline':
@@ -140,6 +146,7 @@ export async function pastDueNow(client: OperatorClient, id: string): Promise<Pa
 async function withLastFailure(client: OperatorClient, s: Subscription): Promise<PastDueSubscription> {
   let latest: PaymentIntent | undefined;
   let oldestFailed: PaymentIntent | undefined;
+  let lastSucceeded: PaymentIntent | undefined;
   let starting_after: string | undefined;
   walk: for (;;) {
     const page = await client.call<ListPage<PaymentIntent>>('payment_intents.list', {
@@ -147,6 +154,7 @@ async function withLastFailure(client: OperatorClient, s: Subscription): Promise
     });
     for (const intent of page.data) {
       latest ??= intent;
+      if (intent.status === 'succeeded') lastSucceeded = intent;
       if (intent.status === 'succeeded' || s.status !== 'past_due') break walk;
       oldestFailed = intent;
     }
@@ -166,10 +174,24 @@ async function withLastFailure(client: OperatorClient, s: Subscription): Promise
     past_due_since: oldestFailed?.created ?? null,
     payment_intent_id: latest?.id ?? null,
     payment_intent_status: latest?.status ?? null,
+    paid_directly_intent_id: s.status === 'past_due' && lastSucceeded !== undefined && (await paidAfterFailing(client, lastSucceeded, latest!)) ? lastSucceeded.id : null,
     decline_code: error?.code ?? null,
     decline_message: error?.message ?? null,
     decline_type: error ? declineType(error.code) : null,
     failed_payment_method_id: failedWith,
     payment_method_changed: failedWith === null ? null : failedWith !== s.payment_method_id,
   };
+}
+
+/**
+ * Whether `paid`, the newest succeeded intent of a past_due subscription, is a failed
+ * payment of it since paid directly rather than the payment before it fell due: the
+ * service makes a new intent for every payment and every retry, so only a direct confirm
+ * gives one of them a failed attempt before its success. The latest succeeded on a
+ * past_due subscription can be nothing else.
+ */
+async function paidAfterFailing(client: OperatorClient, paid: PaymentIntent, latest: PaymentIntent): Promise<boolean> {
+  if (paid === latest) return true;
+  const charges = await client.call<ListPage<Charge>>('charges.list', { query: { payment_intent_id: paid.id, limit: 100 } });
+  return charges.data.some((charge) => charge.status === 'failed');
 }

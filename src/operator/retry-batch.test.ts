@@ -435,6 +435,39 @@ describe('runRetryBatch', () => {
     expect(batch.state.header.items[0]).toMatchObject({ payment_intent_id: failed!.id, payment_intent_status: 'succeeded', decline_code: null });
   });
 
+  it('never retries a past_due subscription whose first failed intent was paid directly after a later retry declined: the cycle is paid, though the latest intent failed', async () => {
+    const [id] = await pastDue(1);
+    const [failed] = await intents(id!);
+    // A hand retry on another declining card: a newer failed intent.
+    await fix(id!, NO_FUNDS);
+    expect((await s.call('POST', `/v1/subscriptions/${id}/retry`)).status).toBe(402);
+    // The customer then pays the first, failed intent with a good card (the dunning email's link): still past_due.
+    const pm = await card((await ok('GET', `/v1/subscriptions/${id}`)).customer_id, GOOD);
+    await ok('POST', `/v1/payment-intents/${failed!.id}/confirm`, { payment_method_id: pm });
+    // Support updates the card: the batch would now find it changed since the last failure.
+    await ok('POST', `/v1/subscriptions/${id}`, { payment_method_id: pm });
+    expect(await statusOf(id!)).toBe('past_due');
+    const batch = await newBatch(undefined, true);
+    const report = await runRetryBatch({ client, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.outcome, r.skip_reason, r.idempotency_key])).toEqual([['skipped', 'latest_payment_succeeded', null]]);
+    expect(await intents(id!)).toHaveLength(2);
+  });
+
+  it('still retries a subscription whose previous cycle was paid normally and whose next one failed', async () => {
+    const [id] = await pastDue(1, { number: GOOD });
+    expect(await statusOf(id!)).toBe('active');
+    const sub = await ok('GET', `/v1/subscriptions/${id}`);
+    await ok('POST', `/v1/subscriptions/${id}`, { payment_method_id: await card(sub.customer_id, DECLINED) });
+    await ok('POST', '/v1/test-helpers/clock/advance', { to: '2030-02-16' });
+    expect(await statusOf(id!)).toBe('past_due');
+    await fix(id!);
+    const batch = await newBatch();
+    const report = await runRetryBatch({ client, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.outcome, r.status])).toEqual([['succeeded', 'active']]);
+  });
+
   it('applies the rule at each item\'s turn: a card changed back to the one a hard decline failed on is never retried', async () => {
     const [id] = await pastDue(1, { number: EXPIRED });
     const failedWith = (await ok('GET', `/v1/subscriptions/${id}`)).payment_method_id;

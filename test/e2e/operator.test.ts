@@ -127,6 +127,7 @@ describe('pay subscriptions past-due', () => {
       past_due_since: '2030-01-17T00:00:00Z',
       payment_intent_id: latest!.id,
       payment_intent_status: 'requires_payment_method',
+      paid_directly_intent_id: null,
       decline_code: 'card_declined',
       decline_message: expect.stringContaining('declined'),
       decline_type: 'soft',

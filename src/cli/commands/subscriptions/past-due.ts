@@ -13,7 +13,7 @@ import { subscriptionFlag } from './view.js';
 export type PastDueRow = PastDueSubscription & BatchDecision;
 
 export const pastDueFields = fieldsOf<PastDueRow>()(
-  'subscription_id', 'customer_id', 'payment_method_id', 'status', 'amount', 'currency', 'past_due_since', 'payment_intent_id', 'payment_intent_status', 'decline_code', 'decline_message',
+  'subscription_id', 'customer_id', 'payment_method_id', 'status', 'amount', 'currency', 'past_due_since', 'payment_intent_id', 'payment_intent_status', 'paid_directly_intent_id', 'decline_code', 'decline_message',
   'decline_type', 'failed_payment_method_id', 'payment_method_changed', 'retry', 'skip_reason',
 );
 
@@ -39,9 +39,9 @@ A batch retry (pay subscriptions retry-past-due) retries a subscription when its
 method changed since its last failed attempt. On an unchanged card it retries a soft
 decline (insufficient_funds, card_declined, processing_error…) only with
 --include-unchanged, and a hard decline (expired_card, incorrect_cvc,
-card_not_supported…) never. Nor one whose failed payment intent was since paid by
-confirming it directly: that leaves the subscription past_due, and a retry would charge
-again. pay subscriptions retry sub_… is the one-off override.
+card_not_supported…) never. Nor one whose failed payment intent (the latest, or an older
+one) was since paid by confirming it directly: that leaves the subscription past_due, and
+a retry would charge again. pay subscriptions retry sub_… is the one-off override.
 `,
   fields: pastDueFields,
   run: (options, f) => run(options, f),

@@ -50,8 +50,8 @@ failed attempt. With --include-unchanged, also an unchanged card whose decline w
 (insufficient_funds, card_declined, processing_error…); a hard decline (expired_card,
 incorrect_cvc, card_not_supported…) on an unchanged card never: update its payment
 method, or retry that one alone with pay subscriptions retry sub_…. Nor one whose failed
-payment intent was since paid by confirming it directly (the subscription stays
-past_due): a retry would charge again. The others are skipped, each with its reason, and
+payment intent (the latest, or an older one) was since paid by confirming it directly
+(the subscription stays past_due): a retry would charge again. The others are skipped, each with its reason, and
 charged nothing.
 
 Each retry is POST /v1/subscriptions/{id}/retry with an idempotency key written to the
