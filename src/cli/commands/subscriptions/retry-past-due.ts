@@ -361,7 +361,7 @@ async function finish(report: BatchReport, options: RetryPastDueOptions, f: Fact
     const short = partial.map((r) => ({ amount: r.amount - r.amount_received!, currency: r.currency }));
     f.io.warn(`${plural(partial.length, 'partial authorization')}: ${totalText(received)} received of ${totalText(partial)}: charge the ${totalText(short)} difference in another payment.`);
   }
-  const resume = `pay subscriptions retry-past-due --resume ${report.batch_id}`;
+  const resume = `pay subscriptions retry-past-due ${await resumeArgs(report, f)}`;
   if (report.error !== undefined) {
     f.io.info(`The batch stopped; nothing in flight was lost. Continue it once the cause is fixed with: ${resume}`);
     throw report.error;
@@ -371,6 +371,17 @@ async function finish(report: BatchReport, options: RetryPastDueOptions, f: Fact
     throw new PartialError(`${counts.failed} of ${plural(report.results.length, 'subscription')} failed and are still past_due: update their payment method (pay subscriptions update ID --payment-method pm_…), then retry.`);
   }
   return report;
+}
+
+/** How to name a batch to --resume: by its id, found in the config dir's batches/; by its file when --journal put it elsewhere. */
+async function resumeArgs(report: BatchReport, f: Factory): Promise<string> {
+  const { batchJournalDir } = await import('../../../config/paths.js');
+  const { journalFile } = await import('../../../operator/retry-batch.js');
+  const { resolve } = await import('node:path');
+  if (resolve(report.journal) === resolve(journalFile(batchJournalDir(f.configDir), report.batch_id))) return `--resume ${report.batch_id}`;
+  // Quoted for a shell when the path needs it.
+  const path = /^[\w@%+=:,./-]+$/.test(report.journal) ? report.journal : `'${report.journal.replaceAll("'", "'\\''")}'`;
+  return `--resume --journal ${path}`;
 }
 
 async function writeReport(path: string, report: Pick<BatchReport, 'items' | 'results'>, f: Factory): Promise<void> {
