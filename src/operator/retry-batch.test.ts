@@ -520,6 +520,28 @@ describe('runRetryBatch', () => {
     expect(await intents(id!)).toHaveLength(2);
   });
 
+  it('stopped (Ctrl-C) while waiting for another batch\'s claim on an item, is interrupted at once: nothing of it sent, left for the resume', async () => {
+    const [id] = await pastDue(1);
+    await fix(id!);
+    const batch = await newBatch();
+    // Another live process (this one, under another name) holds the item's claim for longer than any test runs.
+    const release = await acquireLock(join(dir, `${id}.lock`));
+    const abort = new AbortController();
+    const started = Date.now();
+    try {
+      const report = await runRetryBatch({ client, batch, concurrency: 1, signal: abort.signal, onWaiting: () => abort.abort() });
+      expect(report.error).toBeUndefined();
+      expect(report.interrupted).toBe(true);
+      expect(report.remaining.map((item) => item.subscription_id)).toEqual([id]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await batch.journal.close();
+      await release();
+    }
+    expect((await readJournal(batch.journal.path)).keys.has(id!)).toBe(false);
+    expect(await intents(id!)).toHaveLength(1);
+  }, 15_000);
+
   it('when aborted, finishes what runs, starts nothing more, and resumes where it stopped', async () => {
     const ids = await pastDue(5);
     for (const id of ids) await fix(id);

@@ -184,11 +184,11 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 429) || n + 1 >= RATE_LIMIT_TRIES) throw error;
         // Stopped while rate limited: the batch is interrupted (exit 130), not failed; the item stays started.
-        if (options.signal?.aborted) throw new StoppedWhileLimited();
+        if (options.signal?.aborted) throw new StoppedWaiting();
         // The service is past its rate: fewer at once, and this one again with its key.
         if (concurrency > 1) options.onRateLimited?.((concurrency = Math.ceil(concurrency / 2)));
         await sleep(wait(n), undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
-        if (options.signal?.aborted) throw new StoppedWhileLimited();
+        if (options.signal?.aborted) throw new StoppedWaiting();
       }
     }
   };
@@ -208,7 +208,10 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
     } catch (error) {
       if (!(error instanceof LockedError)) throw error;
       options.onWaiting?.(item.subscription_id, error.pid);
-      return acquireLockInTurn(path, CLAIM_WAIT_MS);
+      // Stopped while the other batch holds it: nothing of this item was sent, it is left for the resume.
+      return acquireLockInTurn(path, CLAIM_WAIT_MS, options.signal).catch((reason: unknown) => {
+        throw options.signal?.aborted ? new StoppedWaiting() : reason;
+      });
     }
   };
 
@@ -254,14 +257,14 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
   try {
     await eachLimited(todo, () => concurrency, retryOne, () => options.signal?.aborted ?? false);
   } catch (error) {
-    if (error instanceof StoppedWhileLimited) return reportOf(state, journal.path, { interrupted: true });
+    if (error instanceof StoppedWaiting) return reportOf(state, journal.path, { interrupted: true });
     return reportOf(state, journal.path, { interrupted: options.signal?.aborted, error });
   }
   return reportOf(state, journal.path, { interrupted: options.signal?.aborted && state.results.size < state.header.items.length });
 }
 
-/** A rate-limited retry not sent again because the batch was stopped: an interruption, not an error. */
-class StoppedWhileLimited extends Error {}
+/** Stopped while an item waited (for the service's rate limit, or another batch's claim): an interruption, not an error. */
+class StoppedWaiting extends Error {}
 
 /** An item the batch's rule leaves alone: no request, its last decline kept for the record. */
 function notRetried(item: PastDueSubscription, reason: SkipReason): ItemResult {
