@@ -481,6 +481,22 @@ describe('runRetryBatch', () => {
     expect(await intents(id!)).toHaveLength(1);
   });
 
+  it('retries only what it was started to retry: a subscription skipped at selection whose card changed before its turn is still skipped, never charged beyond what was confirmed', async () => {
+    const ids = await pastDue(2, { number: EXPIRED });
+    await fix(ids[0]!);
+    const batch = await newBatch();
+    expect(batch.state.header.items.map((i) => i.payment_method_changed)).toEqual([true, false]);
+    // Confirmed: retry ids[0] only. Then ids[1]'s card is changed before its turn.
+    await fix(ids[1]!);
+    const report = await runRetryBatch({ client, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.subscription_id, r.outcome, r.skip_reason])).toEqual([
+      [ids[0], 'succeeded', null],
+      [ids[1], 'skipped', 'unchanged_hard_decline'],
+    ]);
+    expect(await intents(ids[1]!)).toHaveLength(1);
+  });
+
   it('two batches at once on one subscription: the second applies the rule to the first one\'s attempt, so a hard decline on the new card is not retried again', async () => {
     const [id] = await pastDue(1);
     await fix(id!, EXPIRED);

@@ -231,8 +231,12 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
     // Compared with the intent latest as its key was written, not at selection: an attempt by anyone in between is not this batch's.
     const before = state.latestBefore.has(item.subscription_id) ? state.latestBefore.get(item.subscription_id)! : item.payment_intent_id;
     const earlier = key === undefined ? undefined : await earlierAttempt(client, item, key, before);
+    const selected = batchDecision(item, rule);
     if (earlier) {
       result = earlier;
+    } else if (!selected.retry) {
+      // Skipped as selected (and confirmed): a card changed since makes it the next batch's, never a charge beyond what this one was started for.
+      result = notRetried(item, selected.skip_reason);
     } else {
       // The rule holds at the item's turn, not only at selection: its card may have changed (back) since, in a long batch or before a resume.
       const now = await pastDueNow(client, item.subscription_id);

@@ -61,7 +61,8 @@ original key, so the service answers what it answered the first time and charges
 nothing twice. While a batch runs its journal is locked: a second --resume of it exits 5
 naming the process that runs it. Two batches at once in one config dir take a
 subscription in turn, the second deciding on what the first's attempt left.
-Subscriptions no longer past_due when their turn comes are skipped. A retry that
+Subscriptions no longer past_due when their turn comes are skipped, and so are those
+it was started to skip, whatever changed since (the next batch takes them). A retry that
 captured only part of the price (a partial authorization) succeeded and its subscription
 is active: its line shows what was received, marked partial, and the summary the
 difference to charge in another payment. Progress: a bar at a terminal, a line each ${PROGRESS_EVERY} subscriptions otherwise.
