@@ -144,3 +144,29 @@ describe('pay subscriptions retry-past-due --journal FILE cut short', () => {
     expect(JSON.parse(resumed.stdout).items).toContainEqual(expect.objectContaining({ subscription_id: sub.id, outcome: 'succeeded' }));
   });
 });
+
+describe('pay subscriptions retry-past-due --resume of a batch over a day old', () => {
+  const { ok, card, create } = subscriptionHelpers(sb);
+
+  it('says what becomes of a retry that was in flight as it is: its attempt, found, is its result (succeeded, not skipped)', async () => {
+    const sub = await create(1, ['--yes'], DECLINED);
+    await sb.json(['sandbox', 'clock', 'advance', '--days', '1']);
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id) });
+    const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
+    const { data } = await findPastDue(client, { only: [sub.id] });
+    await client.close();
+    const id = 'batch_20300115T000000Z_oldold';
+    const journal = await Journal.create(journalFile(batchJournalDir(sb.configDir), id), header(id, new Date(Date.now() - 2 * 24 * 3_600_000).toISOString(), data));
+    // Its retry was sent and paid, then the batch was killed before the answer was journaled.
+    await journal.started(sub.id, 'key-sent-two-days-ago', data[0]!.payment_intent_id);
+    await journal.close();
+    await ok('POST', `/v1/subscriptions/${sub.id}/retry`);
+    const resumed = await sb.pay(['subscriptions', 'retry-past-due', '--resume', id, '--yes', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).items).toEqual([expect.objectContaining({ subscription_id: sub.id, outcome: 'succeeded' })]);
+    const warning = resumed.stderr.split('\n').find((line) => line.includes(`Batch ${id} started over 24 h ago`));
+    expect(warning, resumed.stderr).toBeDefined();
+    // Not 'will show as skipped': the paid one is succeeded.
+    expect(warning).not.toContain('skipped');
+  });
+});

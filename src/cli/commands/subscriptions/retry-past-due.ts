@@ -163,7 +163,7 @@ async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchRe
     const { header, results, keys } = batch.state;
     const left = header.items.filter((item) => !results.has(item.subscription_id));
     if (Date.now() - Date.parse(header.created) > DAY_MS) {
-      f.io.warn(`Batch ${header.batch_id} started over 24 h ago: the service may no longer replay its first answers, so items it already charged will show as skipped (they are not past_due any more), never charged twice.`);
+      f.io.warn(`Batch ${header.batch_id} started over 24 h ago: the service may no longer replay its first answers, so a retry that was in flight takes the attempt its subscription shows since as its result; none is charged twice.`);
     }
     f.io.info(`Resuming batch ${header.batch_id}: ${left.length} of ${plural(header.items.length, 'subscription')} left, ${keys.size - [...keys.keys()].filter((id) => results.has(id)).length} of them sent before and replayed with their keys.`);
     if (!options.yes) {
