@@ -5,6 +5,7 @@ import { DECLINE_TYPES, declineType } from '../domain/declines.js';
 import type { Charge, PaymentIntent } from '../domain/payment-intents.js';
 import { SUBSCRIPTION_STATUSES, type Subscription } from '../domain/subscriptions.js';
 import { eachLimited } from './pool.js';
+import { patient } from './rate-limit.js';
 
 /** What the operator engine needs of the client: named calls with idempotency keys. */
 export type OperatorClient = Pick<Client, 'call'>;
@@ -92,6 +93,8 @@ export interface PastDueQuery {
   pageSize?: number;
   /** Failure look-ups running at once. */
   concurrency?: number;
+  /** How long to wait before sending a rate-limited request again (its nth time). */
+  rateLimitWait?: (n: number) => number;
 }
 
 /**
@@ -99,7 +102,9 @@ export interface PastDueQuery {
  * `GET /v1/subscriptions?status=past_due` (cursor by cursor), then the subscription's
  * generated intents (`GET /v1/payment-intents?subscription_id=`).
  */
-export async function findPastDue(client: OperatorClient, query: PastDueQuery = {}): Promise<{ data: PastDueSubscription[]; has_more: boolean }> {
+export async function findPastDue(service: OperatorClient, query: PastDueQuery = {}): Promise<{ data: PastDueSubscription[]; has_more: boolean }> {
+  // Many look-ups at once: one meeting the service's rate limit waits and is sent again.
+  const client = patient(service, { wait: query.rateLimitWait });
   const { subscriptions, has_more } = query.only
     ? { subscriptions: await getEach(client, query.only), has_more: false }
     : await listPastDue(client, query);

@@ -381,6 +381,26 @@ describe('runRetryBatch', () => {
     }
   });
 
+  it('when the service rate limits its reads too (selection, each item\'s check, what a retry paid), waits and goes on: the batch finishes', async () => {
+    const ids = await pastDue(3);
+    for (const id of ids) await fix(id);
+    // Every other read is answered 429, as a service past its rate answers any request.
+    let reads = 0;
+    const busy: typeof client = Object.create(client);
+    busy.call = async <T>(name: Parameters<Client['call']>[0], options: Parameters<Client['call']>[1] = {}): Promise<T> => {
+      if (name !== 'subscriptions.retry' && reads++ % 2 === 0) throw new ApiError(429, 'rate_limited', 'Too many requests.');
+      return client.call<T>(name, options);
+    };
+    const { data } = await findPastDue(busy, { rateLimitWait: () => 0 });
+    expect(data.map((item) => item.subscription_id)).toEqual(ids);
+    const batch = await createBatch({ dir, account: s.account.id, base_url: client.baseUrl, selection: { customer_id: null, only: null, include_unchanged: false }, items: data });
+    const report = await runRetryBatch({ client: busy, batch, concurrency: 2, rateLimitWait: () => 0 });
+    await batch.journal.close();
+    expect(report.error).toBeUndefined();
+    expect(report.results.map((r) => r.outcome)).toEqual(Array(3).fill('succeeded'));
+    for (const id of ids) expect(await intents(id)).toHaveLength(2);
+  });
+
   it('stopped (Ctrl-C) while the service rate limits it, is interrupted at once, not failed: the item stays started for the resume', async () => {
     const [id] = await pastDue(1);
     await fix(id!);
