@@ -165,6 +165,18 @@ describe('pay subscriptions past-due', () => {
     expect(piped.stderr).toBe('');
     expect((await sb.pay(['subscriptions', 'past-due', '--limit', '2', '--all'])).exitCode).toBe(2);
   });
+
+  it('at a terminal, counts as unpaid only what is unpaid: not a subscription whose failed payment was since paid directly', async () => {
+    const [paid, unpaid] = await pastDue(2);
+    const [failed] = await intents(paid!);
+    const { customer_id } = await ok('GET', `/v1/subscriptions/${paid}`);
+    await ok('POST', `/v1/payment-intents/${failed!.id}/confirm`, { payment_method_id: await card(customer_id, GOOD) });
+    const shown = await sb.atTTY(['subscriptions', 'past-due'], []);
+    expect(shown.exitCode, shown.screen).toBe(0);
+    expect(shown.screen).toContain(paid);
+    expect(shown.screen).toContain(unpaid);
+    expect(shown.screen).toContain('2 past_due: $15.01 unpaid;');
+  });
 });
 
 describe('pay subscriptions retry-past-due', () => {

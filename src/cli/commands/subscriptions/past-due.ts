@@ -58,7 +58,9 @@ export async function run(options: PastDueOptions, f: Factory): Promise<PastDueR
   f.io.printList(rows, pastDueColumns, { object: 'list', data: rows, has_more: page.has_more });
   if (f.io.human && rows.length > 0) {
     const retried = rows.filter((r) => r.retry);
-    f.io.info(`${rows.length} past_due${page.has_more ? ' shown, more with --all' : ''}: ${totalText(rows)} unpaid; a batch retry would retry ${retried.length} of them (${totalText(retried)}): pay subscriptions retry-past-due --dry-run`);
+    // One whose failed payment was since paid directly owes nothing, though it stays past_due.
+    const unpaid = rows.filter((r) => r.paid_directly_intent_id === null);
+    f.io.info(`${rows.length} past_due${page.has_more ? ' shown, more with --all' : ''}: ${totalText(unpaid)} unpaid; a batch retry would retry ${retried.length} of them (${totalText(retried)}): pay subscriptions retry-past-due --dry-run`);
   } else if (!f.io.json && page.has_more) {
     // A script reading the rows learns on stderr that they are not all (--json says has_more).
     f.io.info(`${rows.length} past_due shown; there are more: --all lists every one.`);
