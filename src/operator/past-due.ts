@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Client } from '../client/client.js';
 import type { ListPage } from '../domain/common.js';
 import { DECLINE_TYPES, declineType } from '../domain/declines.js';
-import type { Charge, PaymentIntent } from '../domain/payment-intents.js';
+import type { Charge, PaymentError, PaymentIntent } from '../domain/payment-intents.js';
 import { SUBSCRIPTION_STATUSES, type Subscription } from '../domain/subscriptions.js';
 import { eachLimited } from './pool.js';
 import { patient } from './rate-limit.js';
@@ -21,7 +21,7 @@ export const PastDueSubscription = z.object({
   currency: z.string(),
   /** When the current run of failed payment attempts began: the oldest failed intent since the last success. */
   past_due_since: z.string().nullable(),
-  /** The latest generated payment intent and its last_payment_error. */
+  /** The latest generated payment intent. */
   payment_intent_id: z.string().nullable(),
   /**
    * That intent's status: succeeded on a past_due subscription when the intent was then
@@ -35,10 +35,11 @@ export const PastDueSubscription = z.object({
    * the subscription owes is paid. Null when none; and in journals of earlier versions.
    */
   paid_directly_intent_id: z.string().nullable().default(null),
+  /** The decline of the subscription's card when it failed in the current run, else of the latest failed attempt. */
   decline_code: z.string().nullable(),
   decline_message: z.string().nullable(),
   decline_type: z.enum(DECLINE_TYPES).nullable(),
-  /** The payment method the latest failed attempt was made with. */
+  /** The payment method that decline was of. */
   failed_payment_method_id: z.string().nullable(),
   /** Whether the subscription's payment method is another than the failed attempt's; null when no attempt failed. */
   payment_method_changed: z.boolean().nullable(),
@@ -152,6 +153,8 @@ async function withLastFailure(client: OperatorClient, s: Subscription): Promise
   let latest: PaymentIntent | undefined;
   let oldestFailed: PaymentIntent | undefined;
   let lastSucceeded: PaymentIntent | undefined;
+  /** The failed intents of the current run, newest first. */
+  const run: PaymentIntent[] = [];
   let starting_after: string | undefined;
   walk: for (;;) {
     const page = await client.call<ListPage<PaymentIntent>>('payment_intents.list', {
@@ -162,12 +165,15 @@ async function withLastFailure(client: OperatorClient, s: Subscription): Promise
       if (intent.status === 'succeeded') lastSucceeded = intent;
       if (intent.status === 'succeeded' || s.status !== 'past_due') break walk;
       oldestFailed = intent;
+      run.push(intent);
     }
     if (!page.has_more || page.data.length === 0) break;
     starting_after = page.data.at(-1)!.id;
   }
   const failed = latest?.status === 'succeeded' ? undefined : latest;
-  const error = failed?.last_payment_error ?? null;
+  // The decline that counts is the subscription's card's own, when it failed in this run: a later attempt
+  // on another card (the customer's, confirming the intent; a retry before the card was changed back) does not change it.
+  const error = (failed && (await failureWith(client, run, s.payment_method_id))) ?? failed?.last_payment_error ?? null;
   const failedWith = failed === undefined ? null : (error?.payment_method_id ?? failed.payment_method_id);
   return {
     subscription_id: s.id,
@@ -186,6 +192,18 @@ async function withLastFailure(client: OperatorClient, s: Subscription): Promise
     failed_payment_method_id: failedWith,
     payment_method_changed: failedWith === null ? null : failedWith !== s.payment_method_id,
   };
+}
+
+/** The latest failed attempt of the run made with `paymentMethodId`: an intent's last error, else one of its failed charges. */
+async function failureWith(client: OperatorClient, run: PaymentIntent[], paymentMethodId: string): Promise<PaymentError | undefined> {
+  for (const intent of run) {
+    if (intent.last_payment_error?.payment_method_id === paymentMethodId) return intent.last_payment_error;
+    const charges = await client.call<ListPage<Charge>>('charges.list', { query: { payment_intent_id: intent.id, limit: 100 } });
+    const charge = charges.data.find((c) => c.status === 'failed' && c.payment_method_id === paymentMethodId);
+    // A failed charge names its failure.
+    if (charge) return { type: 'card_error', code: charge.failure_code!, message: charge.failure_message!, payment_method_id: paymentMethodId, charge_id: charge.id };
+  }
+  return undefined;
 }
 
 /**

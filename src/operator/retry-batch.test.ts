@@ -488,6 +488,29 @@ describe('runRetryBatch', () => {
     expect(report.results.map((r) => [r.outcome, r.status])).toEqual([['succeeded', 'active']]);
   });
 
+  it('never retries the subscription\'s card after its hard decline, though a later attempt in the run failed on another card (the customer\'s own, or a retry before the card was changed back)', async () => {
+    const [direct, back] = await pastDue(2, { number: EXPIRED });
+    const cardOf = async (id: string) => (await ok('GET', `/v1/subscriptions/${id}`)) as { customer_id: string; payment_method_id: string };
+    // The customer tries to pay the failed intent with another card, declined too.
+    const [failed] = await intents(direct!);
+    const other = await card((await cardOf(direct!)).customer_id, DECLINED);
+    expect((await s.call('POST', `/v1/payment-intents/${failed!.id}/confirm`, { payment_method_id: other })).status).toBe(402);
+    // Support retries on another card, declined, then puts the expired card back.
+    const expired = (await cardOf(back!)).payment_method_id;
+    await fix(back!, DECLINED);
+    expect((await s.call('POST', `/v1/subscriptions/${back}/retry`)).status).toBe(402);
+    await ok('POST', `/v1/subscriptions/${back}`, { payment_method_id: expired });
+    const batch = await newBatch(undefined, true);
+    const report = await runRetryBatch({ client, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.subscription_id, r.outcome, r.decline_code, r.skip_reason])).toEqual([
+      [direct, 'skipped', 'expired_card', 'unchanged_hard_decline'],
+      [back, 'skipped', 'expired_card', 'unchanged_hard_decline'],
+    ]);
+    expect(await intents(direct!)).toHaveLength(1);
+    expect(await intents(back!)).toHaveLength(2);
+  });
+
   it('applies the rule at each item\'s turn: a card changed back to the one a hard decline failed on is never retried', async () => {
     const [id] = await pastDue(1, { number: EXPIRED });
     const failedWith = (await ok('GET', `/v1/subscriptions/${id}`)).payment_method_id;
