@@ -56,11 +56,12 @@ export async function acquireLock(path: string, refused: (locked: LockedError) =
 /**
  * Takes the lock at `path` once the live process holding it lets it go, for work every
  * process may do in turn (a write of the config file, a sandbox's start): waits up to
- * `timeoutMs`, then throws the LockedError naming the holder.
+ * `timeoutMs`, then throws the LockedError naming the holder; once `signal` aborts, throws its reason.
  */
-export async function acquireLockInTurn(path: string, timeoutMs: number): Promise<() => Promise<void>> {
+export async function acquireLockInTurn(path: string, timeoutMs: number, signal?: AbortSignal): Promise<() => Promise<void>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    signal?.throwIfAborted();
     try {
       return await acquireLock(path);
     } catch (error) {

@@ -21,6 +21,7 @@ const item = (n: number): PastDueSubscription => ({
   past_due_since: '2030-01-16T00:00:00Z',
   payment_intent_id: `pi_${n}`,
   payment_intent_status: 'requires_payment_method',
+  paid_directly_intent_id: null,
   decline_code: 'card_declined',
   decline_message: 'Your card was declined.',
   decline_type: 'soft',
@@ -123,10 +124,10 @@ describe('Journal', () => {
     expect(parseJournal(text, 'j').results.get('sub_1')).toEqual({ ...earlier, amount_received: null, partial: false });
   });
 
-  it('reads the items of an earlier version\'s batch, without their intent\'s status, as unknown (null)', () => {
-    const earlier = header.items.map(({ payment_intent_status: _status, ...rest }) => rest);
+  it('reads the items of an earlier version\'s batch, without their intent\'s status nor a directly paid intent, as unknown (null)', () => {
+    const earlier = header.items.map(({ payment_intent_status: _status, paid_directly_intent_id: _paid, ...rest }) => rest);
     const text = `${JSON.stringify({ ...header, items: earlier })}\n`;
-    expect(parseJournal(text, 'j').header.items).toEqual(earlier.map((i) => ({ ...i, payment_intent_status: null })));
+    expect(parseJournal(text, 'j').header.items).toEqual(earlier.map((i) => ({ ...i, payment_intent_status: null, paid_directly_intent_id: null })));
   });
 
   it('keeps the first key of an item: the one whose request may have been sent', () => {

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { Client } from '../client/client.js';
 import type { ListPage } from '../domain/common.js';
 import { DECLINE_TYPES, declineType } from '../domain/declines.js';
-import type { PaymentIntent } from '../domain/payment-intents.js';
+import type { Charge, PaymentError, PaymentIntent } from '../domain/payment-intents.js';
 import { SUBSCRIPTION_STATUSES, type Subscription } from '../domain/subscriptions.js';
 import { eachLimited } from './pool.js';
+import { patient } from './rate-limit.js';
 
 /** What the operator engine needs of the client: named calls with idempotency keys. */
 export type OperatorClient = Pick<Client, 'call'>;
@@ -20,7 +21,7 @@ export const PastDueSubscription = z.object({
   currency: z.string(),
   /** When the current run of failed payment attempts began: the oldest failed intent since the last success. */
   past_due_since: z.string().nullable(),
-  /** The latest generated payment intent and its last_payment_error. */
+  /** The latest generated payment intent. */
   payment_intent_id: z.string().nullable(),
   /**
    * That intent's status: succeeded on a past_due subscription when the intent was then
@@ -28,10 +29,17 @@ export const PastDueSubscription = z.object({
    * rule 2). Null in journals of earlier versions.
    */
   payment_intent_status: z.string().nullable().default(null),
+  /**
+   * A failed payment intent of the current past_due run since paid by confirming it
+   * directly (the latest, or an older one a later retry then failed after): the payment
+   * the subscription owes is paid. Null when none; and in journals of earlier versions.
+   */
+  paid_directly_intent_id: z.string().nullable().default(null),
+  /** The decline of the subscription's card when it failed in the current run, else of the latest failed attempt. */
   decline_code: z.string().nullable(),
   decline_message: z.string().nullable(),
   decline_type: z.enum(DECLINE_TYPES).nullable(),
-  /** The payment method the latest failed attempt was made with. */
+  /** The payment method that decline was of. */
   failed_payment_method_id: z.string().nullable(),
   /** Whether the subscription's payment method is another than the failed attempt's; null when no attempt failed. */
   payment_method_changed: z.boolean().nullable(),
@@ -55,7 +63,7 @@ export function batchDecision(item: PastDueSubscription, options: { includeUncha
   const skip = (skip_reason: SkipReason): BatchDecision => ({ retry: false, skip_reason });
   if (item.status !== 'past_due') return skip('not_past_due');
   // Its failed payment was paid since, directly: a retry would charge the customer a second time.
-  if (item.payment_intent_status === 'succeeded') return skip('latest_payment_succeeded');
+  if (item.paid_directly_intent_id !== null) return skip('latest_payment_succeeded');
   // No failed attempt on record: no declined card to protect.
   if (item.payment_method_changed !== false) return { retry: true, skip_reason: null };
   if (item.decline_type === 'soft') return options.includeUnchanged ? { retry: true, skip_reason: null } : skip('unchanged_soft_decline');
@@ -63,12 +71,12 @@ export function batchDecision(item: PastDueSubscription, options: { includeUncha
 }
 
 /** Why a skipped subscription is skipped, in words support staff can act on. */
-export function skipReasonText(reason: SkipReason, item: Pick<PastDueSubscription, 'status' | 'decline_code'>): string {
+export function skipReasonText(reason: SkipReason, item: Pick<PastDueSubscription, 'status' | 'decline_code'> & Partial<Pick<PastDueSubscription, 'paid_directly_intent_id'>>): string {
   switch (reason) {
     case 'not_past_due':
       return `status ${item.status}: nothing to retry`;
     case 'latest_payment_succeeded':
-      return 'its latest payment intent was paid directly (confirmed by itself, which leaves the subscription past_due): a retry would charge again';
+      return `its failed payment intent ${item.paid_directly_intent_id} was since paid directly (confirmed by itself, which leaves the subscription past_due): a retry would charge again`;
     case 'unchanged_soft_decline':
       return `payment method unchanged since the soft decline (${item.decline_code}): --include-unchanged retries it`;
     case 'unchanged_hard_decline':
@@ -86,6 +94,8 @@ export interface PastDueQuery {
   pageSize?: number;
   /** Failure look-ups running at once. */
   concurrency?: number;
+  /** How long to wait before sending a rate-limited request again (its nth time). */
+  rateLimitWait?: (n: number) => number;
 }
 
 /**
@@ -93,7 +103,9 @@ export interface PastDueQuery {
  * `GET /v1/subscriptions?status=past_due` (cursor by cursor), then the subscription's
  * generated intents (`GET /v1/payment-intents?subscription_id=`).
  */
-export async function findPastDue(client: OperatorClient, query: PastDueQuery = {}): Promise<{ data: PastDueSubscription[]; has_more: boolean }> {
+export async function findPastDue(service: OperatorClient, query: PastDueQuery = {}): Promise<{ data: PastDueSubscription[]; has_more: boolean }> {
+  // Many look-ups at once: one meeting the service's rate limit waits and is sent again.
+  const client = patient(service, { wait: query.rateLimitWait });
   const { subscriptions, has_more } = query.only
     ? { subscriptions: await getEach(client, query.only), has_more: false }
     : await listPastDue(client, query);
@@ -140,6 +152,9 @@ export async function pastDueNow(client: OperatorClient, id: string): Promise<Pa
 async function withLastFailure(client: OperatorClient, s: Subscription): Promise<PastDueSubscription> {
   let latest: PaymentIntent | undefined;
   let oldestFailed: PaymentIntent | undefined;
+  let lastSucceeded: PaymentIntent | undefined;
+  /** The failed intents of the current run, newest first. */
+  const run: PaymentIntent[] = [];
   let starting_after: string | undefined;
   walk: for (;;) {
     const page = await client.call<ListPage<PaymentIntent>>('payment_intents.list', {
@@ -147,14 +162,18 @@ async function withLastFailure(client: OperatorClient, s: Subscription): Promise
     });
     for (const intent of page.data) {
       latest ??= intent;
+      if (intent.status === 'succeeded') lastSucceeded = intent;
       if (intent.status === 'succeeded' || s.status !== 'past_due') break walk;
       oldestFailed = intent;
+      run.push(intent);
     }
     if (!page.has_more || page.data.length === 0) break;
     starting_after = page.data.at(-1)!.id;
   }
   const failed = latest?.status === 'succeeded' ? undefined : latest;
-  const error = failed?.last_payment_error ?? null;
+  // The decline that counts is the subscription's card's own, when it failed in this run: a later attempt
+  // on another card (the customer's, confirming the intent; a retry before the card was changed back) does not change it.
+  const error = (failed && (await failureWith(client, run, s.payment_method_id))) ?? failed?.last_payment_error ?? null;
   const failedWith = failed === undefined ? null : (error?.payment_method_id ?? failed.payment_method_id);
   return {
     subscription_id: s.id,
@@ -166,10 +185,36 @@ async function withLastFailure(client: OperatorClient, s: Subscription): Promise
     past_due_since: oldestFailed?.created ?? null,
     payment_intent_id: latest?.id ?? null,
     payment_intent_status: latest?.status ?? null,
+    paid_directly_intent_id: s.status === 'past_due' && lastSucceeded !== undefined && (await paidAfterFailing(client, lastSucceeded, latest!)) ? lastSucceeded.id : null,
     decline_code: error?.code ?? null,
     decline_message: error?.message ?? null,
     decline_type: error ? declineType(error.code) : null,
     failed_payment_method_id: failedWith,
     payment_method_changed: failedWith === null ? null : failedWith !== s.payment_method_id,
   };
+}
+
+/** The latest failed attempt of the run made with `paymentMethodId`: an intent's last error, else one of its failed charges. */
+async function failureWith(client: OperatorClient, run: PaymentIntent[], paymentMethodId: string): Promise<PaymentError | undefined> {
+  for (const intent of run) {
+    if (intent.last_payment_error?.payment_method_id === paymentMethodId) return intent.last_payment_error;
+    const charges = await client.call<ListPage<Charge>>('charges.list', { query: { payment_intent_id: intent.id, limit: 100 } });
+    const charge = charges.data.find((c) => c.status === 'failed' && c.payment_method_id === paymentMethodId);
+    // A failed charge names its failure.
+    if (charge) return { type: 'card_error', code: charge.failure_code!, message: charge.failure_message!, payment_method_id: paymentMethodId, charge_id: charge.id };
+  }
+  return undefined;
+}
+
+/**
+ * Whether `paid`, the newest succeeded intent of a past_due subscription, is a failed
+ * payment of it since paid directly rather than the payment before it fell due: the
+ * service makes a new intent for every payment and every retry, so only a direct confirm
+ * gives one of them a failed attempt before its success. The latest succeeded on a
+ * past_due subscription can be nothing else.
+ */
+async function paidAfterFailing(client: OperatorClient, paid: PaymentIntent, latest: PaymentIntent): Promise<boolean> {
+  if (paid === latest) return true;
+  const charges = await client.call<ListPage<Charge>>('charges.list', { query: { payment_intent_id: paid.id, limit: 100 } });
+  return charges.data.some((charge) => charge.status === 'failed');
 }

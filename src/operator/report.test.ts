@@ -16,6 +16,7 @@ const item = (n: number, extra: Partial<PastDueSubscription> = {}): PastDueSubsc
   past_due_since: null,
   payment_intent_id: `pi_old${n}`,
   payment_intent_status: 'requires_payment_method',
+  paid_directly_intent_id: null,
   decline_code: 'card_declined',
   decline_message: null,
   decline_type: 'soft',

@@ -381,6 +381,26 @@ describe('runRetryBatch', () => {
     }
   });
 
+  it('when the service rate limits its reads too (selection, each item\'s check, what a retry paid), waits and goes on: the batch finishes', async () => {
+    const ids = await pastDue(3);
+    for (const id of ids) await fix(id);
+    // Every other read is answered 429, as a service past its rate answers any request.
+    let reads = 0;
+    const busy: typeof client = Object.create(client);
+    busy.call = async <T>(name: Parameters<Client['call']>[0], options: Parameters<Client['call']>[1] = {}): Promise<T> => {
+      if (name !== 'subscriptions.retry' && reads++ % 2 === 0) throw new ApiError(429, 'rate_limited', 'Too many requests.');
+      return client.call<T>(name, options);
+    };
+    const { data } = await findPastDue(busy, { rateLimitWait: () => 0 });
+    expect(data.map((item) => item.subscription_id)).toEqual(ids);
+    const batch = await createBatch({ dir, account: s.account.id, base_url: client.baseUrl, selection: { customer_id: null, only: null, include_unchanged: false }, items: data });
+    const report = await runRetryBatch({ client: busy, batch, concurrency: 2, rateLimitWait: () => 0 });
+    await batch.journal.close();
+    expect(report.error).toBeUndefined();
+    expect(report.results.map((r) => r.outcome)).toEqual(Array(3).fill('succeeded'));
+    for (const id of ids) expect(await intents(id)).toHaveLength(2);
+  });
+
   it('stopped (Ctrl-C) while the service rate limits it, is interrupted at once, not failed: the item stays started for the resume', async () => {
     const [id] = await pastDue(1);
     await fix(id!);
@@ -435,6 +455,62 @@ describe('runRetryBatch', () => {
     expect(batch.state.header.items[0]).toMatchObject({ payment_intent_id: failed!.id, payment_intent_status: 'succeeded', decline_code: null });
   });
 
+  it('never retries a past_due subscription whose first failed intent was paid directly after a later retry declined: the cycle is paid, though the latest intent failed', async () => {
+    const [id] = await pastDue(1);
+    const [failed] = await intents(id!);
+    // A hand retry on another declining card: a newer failed intent.
+    await fix(id!, NO_FUNDS);
+    expect((await s.call('POST', `/v1/subscriptions/${id}/retry`)).status).toBe(402);
+    // The customer then pays the first, failed intent with a good card (the dunning email's link): still past_due.
+    const pm = await card((await ok('GET', `/v1/subscriptions/${id}`)).customer_id, GOOD);
+    await ok('POST', `/v1/payment-intents/${failed!.id}/confirm`, { payment_method_id: pm });
+    // Support updates the card: the batch would now find it changed since the last failure.
+    await ok('POST', `/v1/subscriptions/${id}`, { payment_method_id: pm });
+    expect(await statusOf(id!)).toBe('past_due');
+    const batch = await newBatch(undefined, true);
+    const report = await runRetryBatch({ client, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.outcome, r.skip_reason, r.idempotency_key])).toEqual([['skipped', 'latest_payment_succeeded', null]]);
+    expect(await intents(id!)).toHaveLength(2);
+  });
+
+  it('still retries a subscription whose previous cycle was paid normally and whose next one failed', async () => {
+    const [id] = await pastDue(1, { number: GOOD });
+    expect(await statusOf(id!)).toBe('active');
+    const sub = await ok('GET', `/v1/subscriptions/${id}`);
+    await ok('POST', `/v1/subscriptions/${id}`, { payment_method_id: await card(sub.customer_id, DECLINED) });
+    await ok('POST', '/v1/test-helpers/clock/advance', { to: '2030-02-16' });
+    expect(await statusOf(id!)).toBe('past_due');
+    await fix(id!);
+    const batch = await newBatch();
+    const report = await runRetryBatch({ client, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.outcome, r.status])).toEqual([['succeeded', 'active']]);
+  });
+
+  it('never retries the subscription\'s card after its hard decline, though a later attempt in the run failed on another card (the customer\'s own, or a retry before the card was changed back)', async () => {
+    const [direct, back] = await pastDue(2, { number: EXPIRED });
+    const cardOf = async (id: string) => (await ok('GET', `/v1/subscriptions/${id}`)) as { customer_id: string; payment_method_id: string };
+    // The customer tries to pay the failed intent with another card, declined too.
+    const [failed] = await intents(direct!);
+    const other = await card((await cardOf(direct!)).customer_id, DECLINED);
+    expect((await s.call('POST', `/v1/payment-intents/${failed!.id}/confirm`, { payment_method_id: other })).status).toBe(402);
+    // Support retries on another card, declined, then puts the expired card back.
+    const expired = (await cardOf(back!)).payment_method_id;
+    await fix(back!, DECLINED);
+    expect((await s.call('POST', `/v1/subscriptions/${back}/retry`)).status).toBe(402);
+    await ok('POST', `/v1/subscriptions/${back}`, { payment_method_id: expired });
+    const batch = await newBatch(undefined, true);
+    const report = await runRetryBatch({ client, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.subscription_id, r.outcome, r.decline_code, r.skip_reason])).toEqual([
+      [direct, 'skipped', 'expired_card', 'unchanged_hard_decline'],
+      [back, 'skipped', 'expired_card', 'unchanged_hard_decline'],
+    ]);
+    expect(await intents(direct!)).toHaveLength(1);
+    expect(await intents(back!)).toHaveLength(2);
+  });
+
   it('applies the rule at each item\'s turn: a card changed back to the one a hard decline failed on is never retried', async () => {
     const [id] = await pastDue(1, { number: EXPIRED });
     const failedWith = (await ok('GET', `/v1/subscriptions/${id}`)).payment_method_id;
@@ -446,6 +522,22 @@ describe('runRetryBatch', () => {
     await batch.journal.close();
     expect(report.results.map((r) => [r.outcome, r.decline_code, r.skip_reason, r.idempotency_key])).toEqual([['skipped', 'expired_card', 'unchanged_hard_decline', null]]);
     expect(await intents(id!)).toHaveLength(1);
+  });
+
+  it('retries only what it was started to retry: a subscription skipped at selection whose card changed before its turn is still skipped, never charged beyond what was confirmed', async () => {
+    const ids = await pastDue(2, { number: EXPIRED });
+    await fix(ids[0]!);
+    const batch = await newBatch();
+    expect(batch.state.header.items.map((i) => i.payment_method_changed)).toEqual([true, false]);
+    // Confirmed: retry ids[0] only. Then ids[1]'s card is changed before its turn.
+    await fix(ids[1]!);
+    const report = await runRetryBatch({ client, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.subscription_id, r.outcome, r.skip_reason])).toEqual([
+      [ids[0], 'succeeded', null],
+      [ids[1], 'skipped', 'unchanged_hard_decline'],
+    ]);
+    expect(await intents(ids[1]!)).toHaveLength(1);
   });
 
   it('two batches at once on one subscription: the second applies the rule to the first one\'s attempt, so a hard decline on the new card is not retried again', async () => {
@@ -486,6 +578,28 @@ describe('runRetryBatch', () => {
     // The first decline and the first batch's retry: the expired card was tried once.
     expect(await intents(id!)).toHaveLength(2);
   });
+
+  it('stopped (Ctrl-C) while waiting for another batch\'s claim on an item, is interrupted at once: nothing of it sent, left for the resume', async () => {
+    const [id] = await pastDue(1);
+    await fix(id!);
+    const batch = await newBatch();
+    // Another live process (this one, under another name) holds the item's claim for longer than any test runs.
+    const release = await acquireLock(join(dir, `${id}.lock`));
+    const abort = new AbortController();
+    const started = Date.now();
+    try {
+      const report = await runRetryBatch({ client, batch, concurrency: 1, signal: abort.signal, onWaiting: () => abort.abort() });
+      expect(report.error).toBeUndefined();
+      expect(report.interrupted).toBe(true);
+      expect(report.remaining.map((item) => item.subscription_id)).toEqual([id]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await batch.journal.close();
+      await release();
+    }
+    expect((await readJournal(batch.journal.path)).keys.has(id!)).toBe(false);
+    expect(await intents(id!)).toHaveLength(1);
+  }, 15_000);
 
   it('when aborted, finishes what runs, starts nothing more, and resumes where it stopped', async () => {
     const ids = await pastDue(5);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ListPage } from '../domain/common.js';
 import { ApiError } from '../domain/errors.js';
 import { formatAmount } from '../domain/money.js';
@@ -13,6 +12,7 @@ import { lockHolder } from '../infra/pid-lock.js';
 import { type BatchHeader, type ItemResult, Journal, JournalError, type JournalState, lockFile, readJournal } from './journal.js';
 import { batchDecision, type OperatorClient, type PastDueSubscription, pastDueNow, type SkipReason, skipReasonText } from './past-due.js';
 import { eachLimited } from './pool.js';
+import { patient, StoppedWaiting } from './rate-limit.js';
 
 // The past_due batch retry engine. Each item the batch's rule retries (batchDecision) is
 // retried once, through `POST /v1/subscriptions/{id}/retry` with an idempotency key that
@@ -155,43 +155,31 @@ export interface RunOptions {
   /** Called when the service rate limits the batch, with the concurrency it goes on with. */
   onRateLimited?: (concurrency: number) => void;
   newKey?: () => string;
-  /** How long to wait before sending a rate-limited retry again (its nth time). */
+  /** How long to wait before sending a rate-limited request again (its nth time). */
   rateLimitWait?: (n: number) => number;
 }
 
 /** How long an item may wait for another batch's retry of it (that one's rate-limit waits included) before the batch stops, resumable. */
 const CLAIM_WAIT_MS = 10 * 60_000;
 
-/** Times a rate-limited retry is sent again (with its key) before the batch stops, resumable. */
-const RATE_LIMIT_TRIES = 6;
-const rateLimitWait = (n: number) => Math.min(1000 * 2 ** n, 30_000) * (0.5 + Math.random() / 2);
-
 /** Runs (or continues) a batch until every item has a result, or it is stopped. */
 export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
-  const { client, batch } = options;
+  const { batch } = options;
   const { state, journal } = batch;
   const newKey = options.newKey ?? randomUUID;
-  const wait = options.rateLimitWait ?? rateLimitWait;
   const rule = { includeUnchanged: state.header.selection.include_unchanged };
   const todo = state.header.items.filter((item) => !state.results.has(item.subscription_id));
   let concurrency = options.concurrency;
-
-  /** The retry, sent again with its key while the service rate limits the batch. */
-  const sendRetry = async (item: PastDueSubscription, key: string): Promise<ItemResult> => {
-    for (let n = 0; ; n++) {
-      try {
-        return await attempt(client, item, key);
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 429) || n + 1 >= RATE_LIMIT_TRIES) throw error;
-        // Stopped while rate limited: the batch is interrupted (exit 130), not failed; the item stays started.
-        if (options.signal?.aborted) throw new StoppedWhileLimited();
-        // The service is past its rate: fewer at once, and this one again with its key.
-        if (concurrency > 1) options.onRateLimited?.((concurrency = Math.ceil(concurrency / 2)));
-        await sleep(wait(n), undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
-        if (options.signal?.aborted) throw new StoppedWhileLimited();
-      }
-    }
-  };
+  // Every request of the batch, sent again (a retry with its key) while the service rate limits it; stopped
+  // meanwhile, the batch is interrupted (exit 130), not failed, and a started item stays started.
+  const client = patient(options.client, {
+    wait: options.rateLimitWait,
+    signal: options.signal,
+    // The service is past its rate: fewer at once.
+    onLimited: () => {
+      if (concurrency > 1) options.onRateLimited?.((concurrency = Math.ceil(concurrency / 2)));
+    },
+  });
 
   const claims = options.claims ?? dirname(journal.path);
   await mkdir(claims, { recursive: true, mode: 0o700 });
@@ -208,7 +196,10 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
     } catch (error) {
       if (!(error instanceof LockedError)) throw error;
       options.onWaiting?.(item.subscription_id, error.pid);
-      return acquireLockInTurn(path, CLAIM_WAIT_MS);
+      // Stopped while the other batch holds it: nothing of this item was sent, it is left for the resume.
+      return acquireLockInTurn(path, CLAIM_WAIT_MS, options.signal).catch((reason: unknown) => {
+        throw options.signal?.aborted ? new StoppedWaiting() : reason;
+      });
     }
   };
 
@@ -228,8 +219,12 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
     // Compared with the intent latest as its key was written, not at selection: an attempt by anyone in between is not this batch's.
     const before = state.latestBefore.has(item.subscription_id) ? state.latestBefore.get(item.subscription_id)! : item.payment_intent_id;
     const earlier = key === undefined ? undefined : await earlierAttempt(client, item, key, before);
+    const selected = batchDecision(item, rule);
     if (earlier) {
       result = earlier;
+    } else if (!selected.retry) {
+      // Skipped as selected (and confirmed): a card changed since makes it the next batch's, never a charge beyond what this one was started for.
+      result = notRetried(item, selected.skip_reason);
     } else {
       // The rule holds at the item's turn, not only at selection: its card may have changed (back) since, in a long batch or before a resume.
       const now = await pastDueNow(client, item.subscription_id);
@@ -241,7 +236,7 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
           state.keys.set(item.subscription_id, key);
           state.latestBefore.set(item.subscription_id, now.payment_intent_id);
         }
-        result = await sendRetry(item, key);
+        result = await attempt(client, item, key);
       } else {
         result = notRetried(now, decision.skip_reason);
       }
@@ -254,14 +249,12 @@ export async function runRetryBatch(options: RunOptions): Promise<BatchReport> {
   try {
     await eachLimited(todo, () => concurrency, retryOne, () => options.signal?.aborted ?? false);
   } catch (error) {
-    if (error instanceof StoppedWhileLimited) return reportOf(state, journal.path, { interrupted: true });
+    if (error instanceof StoppedWaiting) return reportOf(state, journal.path, { interrupted: true });
     return reportOf(state, journal.path, { interrupted: options.signal?.aborted, error });
   }
   return reportOf(state, journal.path, { interrupted: options.signal?.aborted && state.results.size < state.header.items.length });
 }
 
-/** A rate-limited retry not sent again because the batch was stopped: an interruption, not an error. */
-class StoppedWhileLimited extends Error {}
 
 /** An item the batch's rule leaves alone: no request, its last decline kept for the record. */
 function notRetried(item: PastDueSubscription, reason: SkipReason): ItemResult {

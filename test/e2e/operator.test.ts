@@ -127,6 +127,7 @@ describe('pay subscriptions past-due', () => {
       past_due_since: '2030-01-17T00:00:00Z',
       payment_intent_id: latest!.id,
       payment_intent_status: 'requires_payment_method',
+      paid_directly_intent_id: null,
       decline_code: 'card_declined',
       decline_message: expect.stringContaining('declined'),
       decline_type: 'soft',
@@ -163,6 +164,18 @@ describe('pay subscriptions past-due', () => {
     expect(cut.stderr).toBe('2 past_due shown; there are more: --all lists every one.');
     expect(piped.stderr).toBe('');
     expect((await sb.pay(['subscriptions', 'past-due', '--limit', '2', '--all'])).exitCode).toBe(2);
+  });
+
+  it('at a terminal, counts as unpaid only what is unpaid: not a subscription whose failed payment was since paid directly', async () => {
+    const [paid, unpaid] = await pastDue(2);
+    const [failed] = await intents(paid!);
+    const { customer_id } = await ok('GET', `/v1/subscriptions/${paid}`);
+    await ok('POST', `/v1/payment-intents/${failed!.id}/confirm`, { payment_method_id: await card(customer_id, GOOD) });
+    const shown = await sb.atTTY(['subscriptions', 'past-due'], []);
+    expect(shown.exitCode, shown.screen).toBe(0);
+    expect(shown.screen).toContain(paid);
+    expect(shown.screen).toContain(unpaid);
+    expect(shown.screen).toContain('2 past_due: $15.01 unpaid;');
   });
 });
 

@@ -13,7 +13,7 @@ import { subscriptionFlag } from './view.js';
 export type PastDueRow = PastDueSubscription & BatchDecision;
 
 export const pastDueFields = fieldsOf<PastDueRow>()(
-  'subscription_id', 'customer_id', 'payment_method_id', 'status', 'amount', 'currency', 'past_due_since', 'payment_intent_id', 'payment_intent_status', 'decline_code', 'decline_message',
+  'subscription_id', 'customer_id', 'payment_method_id', 'status', 'amount', 'currency', 'past_due_since', 'payment_intent_id', 'payment_intent_status', 'paid_directly_intent_id', 'decline_code', 'decline_message',
   'decline_type', 'failed_payment_method_id', 'payment_method_changed', 'retry', 'skip_reason',
 );
 
@@ -39,9 +39,9 @@ A batch retry (pay subscriptions retry-past-due) retries a subscription when its
 method changed since its last failed attempt. On an unchanged card it retries a soft
 decline (insufficient_funds, card_declined, processing_error…) only with
 --include-unchanged, and a hard decline (expired_card, incorrect_cvc,
-card_not_supported…) never. Nor one whose failed payment intent was since paid by
-confirming it directly: that leaves the subscription past_due, and a retry would charge
-again. pay subscriptions retry sub_… is the one-off override.
+card_not_supported…) never. Nor one whose failed payment intent (the latest, or an older
+one) was since paid by confirming it directly: that leaves the subscription past_due, and
+a retry would charge again. pay subscriptions retry sub_… is the one-off override.
 `,
   fields: pastDueFields,
   run: (options, f) => run(options, f),
@@ -58,7 +58,9 @@ export async function run(options: PastDueOptions, f: Factory): Promise<PastDueR
   f.io.printList(rows, pastDueColumns, { object: 'list', data: rows, has_more: page.has_more });
   if (f.io.human && rows.length > 0) {
     const retried = rows.filter((r) => r.retry);
-    f.io.info(`${rows.length} past_due${page.has_more ? ' shown, more with --all' : ''}: ${totalText(rows)} unpaid; a batch retry would retry ${retried.length} of them (${totalText(retried)}): pay subscriptions retry-past-due --dry-run`);
+    // One whose failed payment was since paid directly owes nothing, though it stays past_due.
+    const unpaid = rows.filter((r) => r.paid_directly_intent_id === null);
+    f.io.info(`${rows.length} past_due${page.has_more ? ' shown, more with --all' : ''}: ${totalText(unpaid)} unpaid; a batch retry would retry ${retried.length} of them (${totalText(retried)}): pay subscriptions retry-past-due --dry-run`);
   } else if (!f.io.json && page.has_more) {
     // A script reading the rows learns on stderr that they are not all (--json says has_more).
     f.io.info(`${rows.length} past_due shown; there are more: --all lists every one.`);

@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSandbox } from '../../../../test/support/cli.js';
@@ -109,5 +111,62 @@ describe('pay subscriptions retry-past-due with damaged journals among the batch
     said(resumed.stderr);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ id: good, counts: { succeeded: 1, remaining: 0 } });
     expect(readFileSync(torn, 'utf8')).toBe('{"type":"batch","vers');
+  });
+});
+
+describe('pay subscriptions retry-past-due --journal FILE cut short', () => {
+  const { ok, card, create } = subscriptionHelpers(sb);
+
+  it('names the command that continues it, with its journal: that command resumes it', async () => {
+    const sub = await create(1, ['--yes'], DECLINED);
+    await sb.json(['sandbox', 'clock', 'advance', '--days', '1']);
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id) });
+    const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
+    const { data } = await findPastDue(client);
+    await client.close();
+    const path = join(sb.configDir, 'ticket-123.jsonl');
+    const id = 'batch_20300116T000000Z_ticket';
+    await (await Journal.create(path, header(id, new Date().toISOString(), data))).close();
+    // The service unreachable as the batch runs: it stops, and says how to continue.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const down = await sb.pay(['subscriptions', 'retry-past-due', '--resume', '--journal', path, '--yes'], {
+      env: { PAY_BASE_URL: `http://127.0.0.1:${port}`, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey },
+    });
+    expect(down.code, down.stderr).toBe(7);
+    const command = /Continue it once the cause is fixed with: pay (.+)$/m.exec(down.stderr)?.[1];
+    expect(command, down.stderr).toBe(`subscriptions retry-past-due --resume --journal ${path}`);
+    const resumed = await sb.pay([...command!.split(' '), '--yes', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ id, status: 'finished', counts: { failed: 0, remaining: 0 } });
+    expect(JSON.parse(resumed.stdout).items).toContainEqual(expect.objectContaining({ subscription_id: sub.id, outcome: 'succeeded' }));
+  });
+});
+
+describe('pay subscriptions retry-past-due --resume of a batch over a day old', () => {
+  const { ok, card, create } = subscriptionHelpers(sb);
+
+  it('says what becomes of a retry that was in flight as it is: its attempt, found, is its result (succeeded, not skipped)', async () => {
+    const sub = await create(1, ['--yes'], DECLINED);
+    await sb.json(['sandbox', 'clock', 'advance', '--days', '1']);
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id) });
+    const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
+    const { data } = await findPastDue(client, { only: [sub.id] });
+    await client.close();
+    const id = 'batch_20300115T000000Z_oldold';
+    const journal = await Journal.create(journalFile(batchJournalDir(sb.configDir), id), header(id, new Date(Date.now() - 2 * 24 * 3_600_000).toISOString(), data));
+    // Its retry was sent and paid, then the batch was killed before the answer was journaled.
+    await journal.started(sub.id, 'key-sent-two-days-ago', data[0]!.payment_intent_id);
+    await journal.close();
+    await ok('POST', `/v1/subscriptions/${sub.id}/retry`);
+    const resumed = await sb.pay(['subscriptions', 'retry-past-due', '--resume', id, '--yes', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).items).toEqual([expect.objectContaining({ subscription_id: sub.id, outcome: 'succeeded' })]);
+    const warning = resumed.stderr.split('\n').find((line) => line.includes(`Batch ${id} started over 24 h ago`));
+    expect(warning, resumed.stderr).toBeDefined();
+    // Not 'will show as skipped': the paid one is succeeded.
+    expect(warning).not.toContain('skipped');
   });
 });

@@ -50,8 +50,8 @@ failed attempt. With --include-unchanged, also an unchanged card whose decline w
 (insufficient_funds, card_declined, processing_error…); a hard decline (expired_card,
 incorrect_cvc, card_not_supported…) on an unchanged card never: update its payment
 method, or retry that one alone with pay subscriptions retry sub_…. Nor one whose failed
-payment intent was since paid by confirming it directly (the subscription stays
-past_due): a retry would charge again. The others are skipped, each with its reason, and
+payment intent (the latest, or an older one) was since paid by confirming it directly
+(the subscription stays past_due): a retry would charge again. The others are skipped, each with its reason, and
 charged nothing.
 
 Each retry is POST /v1/subscriptions/{id}/retry with an idempotency key written to the
@@ -61,7 +61,8 @@ original key, so the service answers what it answered the first time and charges
 nothing twice. While a batch runs its journal is locked: a second --resume of it exits 5
 naming the process that runs it. Two batches at once in one config dir take a
 subscription in turn, the second deciding on what the first's attempt left.
-Subscriptions no longer past_due when their turn comes are skipped. A retry that
+Subscriptions no longer past_due when their turn comes are skipped, and so are those
+it was started to skip, whatever changed since (the next batch takes them). A retry that
 captured only part of the price (a partial authorization) succeeded and its subscription
 is active: its line shows what was received, marked partial, and the summary the
 difference to charge in another payment. Progress: a bar at a terminal, a line each ${PROGRESS_EVERY} subscriptions otherwise.
@@ -162,7 +163,7 @@ async function resume(options: RetryPastDueOptions, f: Factory): Promise<BatchRe
     const { header, results, keys } = batch.state;
     const left = header.items.filter((item) => !results.has(item.subscription_id));
     if (Date.now() - Date.parse(header.created) > DAY_MS) {
-      f.io.warn(`Batch ${header.batch_id} started over 24 h ago: the service may no longer replay its first answers, so items it already charged will show as skipped (they are not past_due any more), never charged twice.`);
+      f.io.warn(`Batch ${header.batch_id} started over 24 h ago: the service may no longer replay its first answers, so a retry that was in flight takes the attempt its subscription shows since as its result; none is charged twice.`);
     }
     f.io.info(`Resuming batch ${header.batch_id}: ${left.length} of ${plural(header.items.length, 'subscription')} left, ${keys.size - [...keys.keys()].filter((id) => results.has(id)).length} of them sent before and replayed with their keys.`);
     if (!options.yes) {
@@ -361,7 +362,7 @@ async function finish(report: BatchReport, options: RetryPastDueOptions, f: Fact
     const short = partial.map((r) => ({ amount: r.amount - r.amount_received!, currency: r.currency }));
     f.io.warn(`${plural(partial.length, 'partial authorization')}: ${totalText(received)} received of ${totalText(partial)}: charge the ${totalText(short)} difference in another payment.`);
   }
-  const resume = `pay subscriptions retry-past-due --resume ${report.batch_id}`;
+  const resume = `pay subscriptions retry-past-due ${await resumeArgs(report, f)}`;
   if (report.error !== undefined) {
     f.io.info(`The batch stopped; nothing in flight was lost. Continue it once the cause is fixed with: ${resume}`);
     throw report.error;
@@ -371,6 +372,17 @@ async function finish(report: BatchReport, options: RetryPastDueOptions, f: Fact
     throw new PartialError(`${counts.failed} of ${plural(report.results.length, 'subscription')} failed and are still past_due: update their payment method (pay subscriptions update ID --payment-method pm_…), then retry.`);
   }
   return report;
+}
+
+/** How to name a batch to --resume: by its id, found in the config dir's batches/; by its file when --journal put it elsewhere. */
+async function resumeArgs(report: BatchReport, f: Factory): Promise<string> {
+  const { batchJournalDir } = await import('../../../config/paths.js');
+  const { journalFile } = await import('../../../operator/retry-batch.js');
+  const { resolve } = await import('node:path');
+  if (resolve(report.journal) === resolve(journalFile(batchJournalDir(f.configDir), report.batch_id))) return `--resume ${report.batch_id}`;
+  // Quoted for a shell when the path needs it.
+  const path = /^[\w@%+=:,./-]+$/.test(report.journal) ? report.journal : `'${report.journal.replaceAll("'", "'\\''")}'`;
+  return `--resume --journal ${path}`;
 }
 
 async function writeReport(path: string, report: Pick<BatchReport, 'items' | 'results'>, f: Factory): Promise<void> {
