@@ -6,7 +6,7 @@ import { realScheduler, type Scheduler } from '../infra/time.js';
 import { DEFAULT_DELIVERY_TIMING, DeliveryWorker } from './events/delivery.js';
 import { ListenHub } from './hub/listen.js';
 import { TerminalHub } from './hub/terminal.js';
-import { UpgradeRouter } from './hub/upgrade.js';
+import { isWebSocketUpgrade, UpgradeRouter } from './hub/upgrade.js';
 import { registerRoutes } from './routes/index.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
 import { claimDatabaseFile, realDatabaseFile } from './store/db.js';
@@ -61,6 +61,7 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    http: { shouldUpgradeCallback: isWebSocketUpgrade },
     frameworkErrors: (error, _request, reply) => send(reply, toApiError(error)),
   });
 

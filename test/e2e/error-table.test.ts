@@ -197,6 +197,16 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
+  it('a request offering an upgrade to anything but WebSocket (curl --http2 offers h2c) is served as HTTP/1.1, its body read', async () => {
+    const h2c = 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n';
+    const list = await get('/v1/customers?limit=1', `${auth()}${h2c}`);
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.object).toBe('list');
+    const created = await post('/v1/customers', '{"email":"h2c@example.com"}', h2c);
+    expect(created.status, created.text).toBe(200);
+    expect(created.body).toMatchObject({ object: 'customer', email: 'h2c@example.com' });
+  });
+
   it('an event type, an endpoint\'s event and an event cursor are echoed only as a prefix', async () => {
     expectErrorBody(await get(`/v1/events?type=${long(2000)}`), 400, 'parameter_invalid', 'Z');
     expectErrorBody(await post('/v1/webhook-endpoints', JSON.stringify({ url: 'http://127.0.0.1:9/h', enabled_events: [long(2000)] })), 400, 'parameter_invalid', 'Z');
