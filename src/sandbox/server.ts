@@ -1,4 +1,4 @@
-import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { ApiError, clip } from '../domain/errors.js';
@@ -65,6 +65,7 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
     frameworkErrors: (error, _request, reply) => send(reply, toApiError(error)),
   });
 
+  app.server.on('checkExpectation', refuseExpectation);
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
     try {
@@ -188,6 +189,13 @@ function toApiError(error: FastifyError | ApiError): ApiError {
 
 /** The path a router error names, from its message `'<path>' is …`. */
 const urlOf = (error: FastifyError) => /^'(.*)' is /s.exec(error.message)?.[1] ?? '';
+
+/** An Expect header but 100-continue, which node refuses before fastify sees the request (else a 417 with no body). */
+function refuseExpectation(request: IncomingMessage, response: ServerResponse): void {
+  const error = new ApiError(417, 'expectation_failed', `Unsupported Expect header '${clip(request.headers.expect ?? '')}': only 100-continue is supported.`, { param: 'Expect' });
+  const body = JSON.stringify(error.toBody());
+  response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+}
 
 /**
  * Requests node's HTTP parser refuses before fastify sees them (headers beyond

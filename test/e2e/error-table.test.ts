@@ -168,6 +168,14 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
     expectErrorBody(await raw(`BREW ${long(200)}\r\n\r\n`), 400, 'invalid_request', 'Z');
   });
 
+  it('an Expect header node cannot meet (anything but 100-continue): 417, named by param, the value echoed only as a prefix', async () => {
+    const answer = await post('/v1/customers', '{}', `Expect: ${long(200)}\r\n`);
+    expect(answer.status, answer.text).toBe(417);
+    expect(answer.headers).toMatch(/content-type: application\/json/i);
+    expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', code: 'expectation_failed', param: 'Expect' });
+    expect(answer.text).not.toContain(long(ECHO_LIMIT + 1));
+  });
+
   it('invalid JSON, without quoting it', async () => {
     const answer = await post('/v1/customers', `{"email": "${long(200)}`);
     expectErrorBody(answer, 400, 'invalid_json', 'Z');
