@@ -299,6 +299,36 @@ describe('the key of a sandbox that is gone', () => {
     }
   });
 
+  it('an added account\'s profile follows its sandbox to another port, never to the program that took the old one', async () => {
+    const { dir, env } = ciEnv();
+    const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env })).stdout);
+    const added = await runPay(['sandbox', 'accounts', 'add', '--name', 'second', '--json'], { env });
+    expect(added.exitCode, added.stderr).toBe(0);
+    const apiKey = config(dir).profiles.second.api_key as string;
+    await runPay(['sandbox', 'stop'], { env });
+    const heard: string[] = [];
+    const other = createServer((req, res) => {
+      heard.push(JSON.stringify(req.headers));
+      res.end('{"object":"list","data":[],"has_more":false}');
+    });
+    await new Promise<void>((resolve) => other.listen(Number(new URL(first.base_url).port), '127.0.0.1', resolve));
+    try {
+      // Started again elsewhere (as an auto-start does when its port is taken), or by the added profile's own command.
+      const moved = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env })).stdout);
+      expect(config(dir).profiles.second.base_url).toBe(moved.base_url);
+      const created = await runPay(['--profile', 'second', 'customers', 'create', '--email', 'second@example.com', '--json'], { env });
+      expect(created.exitCode, created.stderr).toBe(0);
+      await runPay(['sandbox', 'stop'], { env });
+      const listed = await runPay(['--profile', 'second', 'customers', 'list', '--json'], { env });
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout).data.map((c: { email: string }) => c.email)).toEqual(['second@example.com']);
+      expect(heard.filter((headers) => headers.includes(apiKey))).toEqual([]);
+      expect(heard).toEqual([]);
+    } finally {
+      other.close();
+    }
+  });
+
   it('is never signalled nor sent to another program given its pid since (a crash, a reboot)', async () => {
     const { dir, env, apiKey } = ciEnv();
     const started = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);

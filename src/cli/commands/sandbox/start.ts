@@ -140,6 +140,12 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   // A file of the user's own is where a start on demand (after a stop or a crash) resumes it, its data and its clock.
   const ownDb = options.db === undefined ? {} : { sandbox_db: resolve(options.db) };
   await profiles.set(SANDBOX_PROFILE, { base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true, ...kept, ...ownDb }, 'if-none');
+  // The accounts added to it (pay sandbox accounts add) are reached where it listens now:
+  // left at its old port, their keys would go to whichever program took that port since.
+  for (const name of profiles.names()) {
+    const saved = profiles.get(name);
+    if (name !== SANDBOX_PROFILE && saved?.sandbox === true && saved.base_url !== baseUrl) await profiles.update(name, (profile) => ({ ...profile, base_url: baseUrl }));
+  }
   daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, started: new Date().toISOString(), proc_start: daemon.processStartOf(process.pid) });
   printReady(f, { base_url: baseUrl, ...(listening && { listening }), account: created.id, pid: process.pid }, false);
   // Started in the background, its starter may be gone (killed) before reading that line: serving goes on.
