@@ -35,7 +35,11 @@ describe('pay sandbox start --detach | status | stop', () => {
 
     const status = await runPay(['sandbox', 'status', '--json'], { env });
     expect(status.exitCode).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ running: true, pid: ready.pid, base_url: ready.base_url });
+    // What a user can act on: not the kernel's start time of the process, kept to tell it from a later one given its pid.
+    expect(JSON.parse(status.stdout)).toEqual({ running: true, pid: ready.pid, base_url: ready.base_url, account, db: ':memory:', started: expect.any(String) });
+    const human = await runPay(['sandbox', 'status'], { env });
+    expect(human.stdout).not.toMatch(/proc_start/);
+    expect((await runPay(['sandbox', 'status', '--json', 'proc_start'], { env })).exitCode).toBe(2);
 
     const again = await runPay(['sandbox', 'start', '--detach', '--json'], { env });
     expect(JSON.parse(again.stdout)).toEqual(ready);

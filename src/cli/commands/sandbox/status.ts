@@ -5,6 +5,7 @@ export const status = defineCommand({
   name: 'status',
   description: 'Show whether the sandbox is running (exit 7 when it is not)',
   examples: ['pay sandbox status', 'pay sandbox status --json || pay sandbox start --detach'],
+  fields: ['running', 'pid', 'base_url', 'account', 'db', 'started'],
   async run(_, f) {
     const daemon = await import('../../../sandbox/daemon.js');
     const state = await daemon.runningSandbox(f.configDir);
@@ -12,6 +13,7 @@ export const status = defineCommand({
       if (f.io.json) f.io.printJSON({ running: false });
       throw new NotRunningError('The sandbox is not running. Start it with: pay sandbox start (or pay sandbox start --detach to run it in the background).');
     }
-    f.io.printObject({ running: true, ...state });
+    // Not proc_start: it tells the process from a later one given its pid, nothing a user acts on.
+    f.io.printObject({ running: true, pid: state.pid, base_url: state.base_url, account: state.account, db: state.db, started: state.started });
   },
 });
