@@ -83,6 +83,23 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(next.stderr).toBe('');
   });
 
+  it('--clock starts new accounts\' clocks: an account the database has keeps its own, and the start says so, detached too', async () => {
+    const { dir, env, account } = ciEnv();
+    const first = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--clock', '2030-01-01', '--json'], { env });
+    expect({ exit: first.exitCode, stderr: first.stderr }).toEqual({ exit: 0, stderr: '' });
+    expect((await runPay(['sandbox', 'clock', 'advance', '--days', '3', '--json'], { env })).exitCode).toBe(0);
+    await runPay(['sandbox', 'stop'], { env });
+    const again = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--clock', '2030-01-01', '--json'], { env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ account });
+    expect(again.stderr).toBe(
+      `! --clock 2030-01-01 starts new accounts' clocks only: ${account} keeps its own, at 2030-01-04T00:00:00Z ` +
+        '(pay sandbox reset --yes erases its objects and starts it again at 2030-01-01T00:00:00Z).',
+    );
+    expect(JSON.parse((await runPay(['sandbox', 'clock', '--json'], { env })).stdout).now).toBe('2030-01-04T00:00:00Z');
+    expect(readFileSync(join(dir, 'sandbox.log'), 'utf8')).toContain('keeps its own');
+  });
+
   it('started on a --db file of its own, a stopped sandbox is started on demand on that file: its data and its clock', async () => {
     const { dir, env } = ciEnv();
     const db = join(dir, 'own', 'shop.db');

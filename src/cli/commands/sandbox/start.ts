@@ -92,8 +92,10 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
     // In turn with commands starting it on demand, and other scripts' `start --detach`: one of them starts it.
     const outcome = await daemon.runningOrStarted(dir, () => daemon.startDetached(dir, args, f.env)).catch(refusedStart);
     if ('running' in outcome) return alreadyRunning(f, options, outcome.running);
-    warnIfExposed(f, outcome.started.listening ?? new URL(outcome.started.base_url).host);
-    printReady(f, outcome.started, false);
+    // Its warnings (an exposed address, a --clock kept from an account), as it gave them.
+    const { said, ...ready } = outcome.started;
+    for (const line of said) f.io.info(line);
+    printReady(f, ready, false);
     return;
   }
 
@@ -122,6 +124,11 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   });
   const { app, sandbox } = server;
   const created = sandbox.addAccount({ id: account, apiKey });
+  // An account the database has keeps its clock (restarts keep everything): --clock is not dropped in silence.
+  const now = sandbox.clock.now(created.id);
+  if (clock !== undefined && now !== clock) {
+    f.io.warn(`--clock ${options.clock} starts new accounts' clocks only: ${created.id} keeps its own, at ${now} (pay sandbox reset --yes erases its objects and starts it again at ${clock}).`);
+  }
   const address = await listen(server, { port: options.port, host: options.host }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new PortInUseError(options.port);
     if (error.code === 'ENOTFOUND' || error.code === 'EADDRNOTAVAIL' || error.code === 'EAI_AGAIN') {
