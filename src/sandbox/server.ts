@@ -67,8 +67,13 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
 
   app.server.on('checkExpectation', refuseExpectation);
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
     try {
+      // Bodies are read as they come: a compressed one would be called invalid JSON, or its header ignored.
+      const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+      if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+        throw new ApiError(400, 'unsupported_content_encoding', `Unsupported Content-Encoding '${clip(encoding)}': send the JSON body uncompressed.`, { param: 'Content-Encoding' });
+      }
       done(null, parseJson(body.toString()));
     } catch (error) {
       done(error as Error, undefined);

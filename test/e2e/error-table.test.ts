@@ -176,6 +176,15 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
     expect(answer.text).not.toContain(long(ECHO_LIMIT + 1));
   });
 
+  it('a compressed body (Content-Encoding) is refused naming the header, not called invalid JSON', async () => {
+    for (const encoding of ['gzip', `x-${long(200)}`]) {
+      const answer = await post('/v1/customers', '{}', `Content-Encoding: ${encoding}\r\n`);
+      expectErrorBody(answer, 400, 'unsupported_content_encoding', 'Z');
+      expect(answer.body.error.param).toBe('Content-Encoding');
+    }
+    expect((await post('/v1/customers', '{}', 'Content-Encoding: identity\r\n')).status).toBe(200);
+  });
+
   it('invalid JSON, without quoting it', async () => {
     const answer = await post('/v1/customers', `{"email": "${long(200)}`);
     expectErrorBody(answer, 400, 'invalid_json', 'Z');
