@@ -61,7 +61,8 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    http: { shouldUpgradeCallback: isWebSocketUpgrade },
+    // node's own refusal of an HTTP/1.1 request without Host has no body: the hook below answers it.
+    http: { shouldUpgradeCallback: isWebSocketUpgrade, requireHostHeader: false },
     frameworkErrors: (error, _request, reply) => send(reply, toApiError(error)),
   });
 
@@ -87,8 +88,12 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
   );
   let closing = false;
   // A callback hook, not an async one: no promise on every request.
-  app.addHook('onRequest', (_request, _reply, done) => {
-    done(closing ? new ApiError(503, 'shutting_down', 'The sandbox is stopping; try again once it is started.') : undefined);
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (closing) return done(new ApiError(503, 'shutting_down', 'The sandbox is stopping; try again once it is started.'));
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      return done(new ApiError(400, 'parameter_missing', 'Missing the Host header: every HTTP/1.1 request must send one.', { param: 'Host' }));
+    }
+    done();
   });
   // One `upgrade` listener; each WebSocket hub claims its path.
   const upgrades = new UpgradeRouter(app, sandbox);

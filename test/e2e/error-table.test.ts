@@ -185,6 +185,12 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
     expect((await post('/v1/customers', '{}', 'Content-Encoding: identity\r\n')).status).toBe(200);
   });
 
+  it('an HTTP/1.1 request without Host, which node refuses before any route', async () => {
+    const answer = await raw(`GET /v1/customers HTTP/1.1\r\n${auth()}Connection: close\r\n\r\n`);
+    expectErrorBody(answer, 400, 'parameter_missing');
+    expect(answer.body.error.param).toBe('Host');
+  });
+
   it('invalid JSON, without quoting it', async () => {
     const answer = await post('/v1/customers', `{"email": "${long(200)}`);
     expectErrorBody(answer, 400, 'invalid_json', 'Z');
