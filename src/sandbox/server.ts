@@ -1,5 +1,6 @@
 import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { ApiError, clip } from '../domain/errors.js';
 import { realScheduler, type Scheduler } from '../infra/time.js';
@@ -67,6 +68,7 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
   });
 
   app.server.on('checkExpectation', refuseExpectation);
+  app.server.on('connect', refuseConnect);
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
     try {
@@ -221,6 +223,11 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: unknown 
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new ApiError(408, 'request_timeout', 'The request was not received in time.')
         : new ApiError(400, 'invalid_request', 'The request is not well-formed HTTP/1.1.');
+  answerOnSocket(socket, apiError);
+}
+
+/** A request node hands over as a raw socket (a refused one, a CONNECT): the error body, then the connection closes. */
+function answerOnSocket(socket: Duplex, apiError: ApiError): void {
   if (!socket.writable) return void socket.destroy();
   const body = JSON.stringify(apiError.toBody());
   socket.end(
@@ -228,6 +235,12 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: unknown 
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     () => socket.destroy(),
   );
+}
+
+/** CONNECT (a proxy's method): no route of the sandbox, answered as any unknown route, where node would drop the connection. */
+function refuseConnect(request: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  answerOnSocket(socket, new ApiError(404, 'route_missing', `No such route: CONNECT ${clip(request.url ?? '')}.`));
 }
 
 /**

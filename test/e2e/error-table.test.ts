@@ -191,6 +191,11 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
     expect(answer.body.error.param).toBe('Host');
   });
 
+  it('a CONNECT request (a proxy\'s method), which node would drop without a word', async () => {
+    const answer = await raw(`CONNECT ${long(200)}:443 HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth()}\r\n`);
+    expectErrorBody(answer, 404, 'route_missing', 'Z');
+  });
+
   it('invalid JSON, without quoting it', async () => {
     const answer = await post('/v1/customers', `{"email": "${long(200)}`);
     expectErrorBody(answer, 400, 'invalid_json', 'Z');
