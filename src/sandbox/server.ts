@@ -158,6 +158,9 @@ function parseJson(text: string): unknown {
     const at = /position \d+/.exec((error as Error).message)?.[0];
     throw new ApiError(400, 'invalid_json', `The request body must be valid JSON${at ? ` (the error is at ${at})` : ''}.`, { param: 'body' });
   }
+  if (nestsDeeperThan(parsed, MAX_BODY_DEPTH)) {
+    throw new ApiError(400, 'parameter_invalid', `Invalid body: objects and arrays may nest at most ${MAX_BODY_DEPTH} levels deep.`, { param: 'body' });
+  }
   // A key can spell __proto__ only literally or with \u escapes: without either, nothing to look for.
   const poisoned = text.includes('__proto__') || text.includes('\\u') ? protoKeyIn(parsed) : undefined;
   if (poisoned !== undefined) {
@@ -165,6 +168,25 @@ function parseJson(text: string): unknown {
     throw new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}. No field or metadata key may be named __proto__.`, { param });
   }
   return parsed;
+}
+
+/**
+ * How deep a body may nest; the API's own fields go three levels down. JSON.parse reads any
+ * depth, but what reads the body after it recurses (the key search below, the body's MAC
+ * for idempotency), and a body nested thousands deep would overflow the stack: a 500.
+ */
+export const MAX_BODY_DEPTH = 32;
+
+/** Whether objects and arrays in `value` nest deeper than `limit`, found without recursion. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth === limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Where a `__proto__` key sits in a parsed body (JSON.parse makes it an own key, never a prototype), as a dotted path. */

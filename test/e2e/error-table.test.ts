@@ -215,6 +215,19 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
     expect((await sb.call('GET', '/v1/customers?limit=100')).body.data.length).toBe(before);
   });
 
+  it('a body nested thousands deep is a 400 naming body, never a 500 (with __proto__ in it, or an Idempotency-Key)', async () => {
+    const deep = (leaf: string) => `{"metadata":${'{"a":'.repeat(100_000)}${leaf}${'}'.repeat(100_001)}`;
+    for (const [body, headers] of [[deep('"__proto__"'), ''], [deep('1'), 'Idempotency-Key: deep-body\r\n']] as const) {
+      const answer = await post('/v1/customers', body, headers);
+      expectErrorBody(answer, 400, 'parameter_invalid', '{"a":');
+      expect(answer.body.error).toMatchObject({ param: 'body', message: 'Invalid body: objects and arrays may nest at most 32 levels deep.' });
+    }
+    // As deep as any field of the API goes, and deeper: still read.
+    const nested = await post('/v1/customers', `{"metadata":{"a":${'['.repeat(30)}${']'.repeat(30)}}}`);
+    expectErrorBody(nested, 400, 'parameter_invalid');
+    expect(nested.body.error.param).toBe('metadata.a');
+  });
+
   it('__proto__ is an unknown parameter, not invalid JSON', async () => {
     for (const [body, param] of [['{"__proto__": {"admin": true}}', '__proto__'], ['{"metadata": {"__proto__": "x"}}', 'metadata.__proto__'], ['{"metadata": {"\\u005f_proto__": "x"}}', 'metadata.__proto__']]) {
       const answer = await post('/v1/customers', body!);
