@@ -63,6 +63,17 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(JSON.parse(after.stdout)).toEqual({ running: false });
   });
 
+  it('sandbox reset without --yes in a script is refused before anything: a stopped sandbox is not started for it', async () => {
+    const { dir, env } = ciEnv();
+    await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory'], { env });
+    await runPay(['sandbox', 'stop'], { env });
+    const refused = await runPay(['sandbox', 'reset'], { env });
+    expect({ exit: refused.exitCode, stdout: refused.stdout }).toEqual({ exit: 2, stdout: '' });
+    expect(refused.stderr).toMatch(/^✗ Missing --yes: reset erases every object and event/);
+    expect(refused.stderr).not.toMatch(/starting it|Sandbox started/);
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+  });
+
   it('a command whose profile is the stopped sandbox starts it, says so on stderr, and keeps stdout clean', async () => {
     const { dir, env } = ciEnv();
     const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env })).stdout);
