@@ -2,6 +2,7 @@ import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { maskCardNumbers } from '../domain/cards.js';
 import { ApiError, clip } from '../domain/errors.js';
 import { realScheduler, type Scheduler } from '../infra/time.js';
 import { DEFAULT_DELIVERY_TIMING, DeliveryWorker } from './events/delivery.js';
@@ -84,7 +85,15 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
   });
 
   const send = (reply: FastifyReply, error: ApiError) => reply.code(error.status).headers(error.headers).send(error.toBody());
-  app.setErrorHandler((error: FastifyError | ApiError, _request, reply) => send(reply, toApiError(error)));
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const apiError = toApiError(error);
+    // The client is told nothing of it; whoever runs the sandbox is, on its stderr (sandbox.log when detached).
+    if (apiError.status === 500 && !(error instanceof ApiError)) {
+      const what = maskCardNumbers(error.stack ?? String(error));
+      process.stderr.write(`pay: ${request.method} ${clip(request.url.split('?')[0]!)} failed (500 internal): ${what}\n`);
+    }
+    return send(reply, apiError);
+  });
   app.setNotFoundHandler((request, reply) =>
     send(reply, new ApiError(404, 'route_missing', `No such route: ${request.method} ${clip(request.url.split('?')[0]!)}.`)),
   );

@@ -144,16 +144,20 @@ describe('every status of the error table, with its type', () => {
     expectErrorBody(await get(`/v1/customers?q=${long(20_000)}`), 414, 'url_too_long', 'Z');
   });
 
-  it('500 api_error: an unexpected failure, its own message never shown', async () => {
+  it('500 api_error: an unexpected failure, its own message never shown to the client, but told on the sandbox\'s stderr (its log)', async () => {
     // A fault injected here, in the test: no shipped route exists to fail.
     const spy = vi.spyOn(sb.sandbox.store.objects, 'list').mockImplementation(() => {
       throw new Error(`disk on fire ${long(200)}`);
     });
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       const answer = await get('/v1/customers');
       expectErrorBody(answer, 500, 'internal', 'Z');
       expect(answer.text).not.toContain('disk on fire');
+      const told = stderr.mock.calls.map(([chunk]) => String(chunk)).join('');
+      expect(told).toMatch(/^pay: GET \/v1\/customers failed \(500 internal\): Error: disk on fire Z+\n {4}at /);
     } finally {
+      stderr.mockRestore();
       spy.mockRestore();
     }
   });
