@@ -222,6 +222,21 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
   });
 
+  it('refuses an account or key from the environment that the service would refuse, naming the variable, before writing any profile (exit 2)', async () => {
+    const { dir, env } = ciEnv();
+    for (const [variables, said] of [
+      [{ PAY_SANDBOX_ACCOUNT: 'bad id' }, "✗ Invalid PAY_SANDBOX_ACCOUNT 'bad id': must start with acct_ and use letters, digits and _."],
+      [{ PAY_SANDBOX_API_KEY: 'short' }, '✗ Invalid PAY_SANDBOX_API_KEY: must be at least 16 characters.'],
+    ] as const) {
+      for (const detach of [[], ['--detach']]) {
+        const result = await runPay(['sandbox', 'start', '--port', '0', '--memory', ...detach], { env: { ...env, ...variables }, timeout: 20_000 });
+        expect({ exit: result.exitCode, stderr: result.stderr }, JSON.stringify(variables)).toEqual({ exit: 2, stderr: said });
+      }
+    }
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
   it('auto-start finds its port taken, takes a free one and records it in the sandbox profile', async () => {
     // The sandbox profile records the port of its last run…
     const { dir, env } = ciEnv();

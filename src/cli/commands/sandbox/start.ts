@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { type AddressInfo, isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { ClockTo, clockTarget } from '../../../domain/test-helpers.js';
+import { AccountCreate, ClockTo, clockTarget } from '../../../domain/test-helpers.js';
 import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { sandboxDbFile } from '../../../config/paths.js';
 import { ConflictError, PortInUseError, refusedStart, UsageError } from '../../errors.js';
@@ -75,8 +75,22 @@ function checkOptions(options: StartOptions): string | undefined {
   return clockTarget({ to: options.clock }, '');
 }
 
+/**
+ * CI's own account and key, held to the rule of an account added through the API: kept
+ * in the sandbox profile as they are, a bad one would break every command after.
+ */
+function checkEnvironment(env: NodeJS.ProcessEnv): void {
+  const checked = AccountCreate.safeParse({ account: env.PAY_SANDBOX_ACCOUNT || undefined, api_key: env.PAY_SANDBOX_API_KEY || undefined });
+  if (checked.success) return;
+  const issue = checked.error.issues[0]!;
+  // The key is a secret: never echoed.
+  const named = issue.path[0] === 'account' ? `PAY_SANDBOX_ACCOUNT '${env.PAY_SANDBOX_ACCOUNT}'` : 'PAY_SANDBOX_API_KEY';
+  throw new UsageError(`Invalid ${named}: ${issue.message}.`);
+}
+
 export async function run(options: StartOptions, f: Factory): Promise<void> {
   const clock = checkOptions(options);
+  checkEnvironment(f.env);
   const rateLimit = rateLimitOf(options.rateLimit);
   const scale = retryScale(f.env);
   const daemon = await import('../../../sandbox/daemon.js');
