@@ -45,12 +45,15 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(JSON.parse(again.stdout)).toEqual(ready);
     expect((await runPay(['sandbox', 'start', '--detach', '--memory', '--json'], { env })).exitCode).toBe(0);
     // Settings the running sandbox does not have are never dropped in silence; a second one in the foreground is a conflict too.
-    for (const args of [['--detach', '--clock', '2040-01-01'], ['--detach', '--db', join(dir, 'other.db')], ['--port', '0', '--memory']]) {
+    for (const args of [['--detach', '--clock', '2040-01-01'], ['--detach', '--db', join(dir, 'other.db')], ['--detach', '--host', '0.0.0.0'], ['--port', '0', '--memory']]) {
       const refused = await runPay(['sandbox', 'start', ...args, '--json'], { env });
       expect({ exit: refused.exitCode, stdout: refused.stdout }).toEqual({ exit: 5, stdout: '' });
       expect(refused.stderr).toContain(`already running at ${ready.base_url} (pid ${ready.pid})`);
       if (args.includes('--clock')) expect(refused.stderr).toContain('--clock cannot apply');
+      if (args.includes('--host')) expect(refused.stderr).toContain('--host 0.0.0.0 cannot apply');
     }
+    // The address it listens on, asked for again, is no difference.
+    expect((await runPay(['sandbox', 'start', '--detach', '--host', '127.0.0.1', '--json'], { env })).exitCode).toBe(0);
 
     const created = await runPay(['customers', 'create', '--email', 'detached@example.com', '--json'], { env });
     expect(created.exitCode, created.stderr).toBe(0);

@@ -9,10 +9,11 @@ import type { Factory } from '../../factory.js';
 import { defineCommand, flag, type OptionsOf } from '../../command.js';
 
 const DEFAULT_PORT = 12111;
+const DEFAULT_HOST = '127.0.0.1';
 
 const flags = {
   port: flag.int('--port <n>', 'Port to listen on; 0 picks a free one', { default: DEFAULT_PORT }),
-  host: flag.string('--host <host>', 'Address to listen on; anything but loopback exposes every account (a warning says what)', { default: '127.0.0.1' }),
+  host: flag.string('--host <host>', 'Address to listen on; anything but loopback exposes every account (a warning says what)', { default: DEFAULT_HOST }),
   db: flag.string('--db <file>', 'SQLite database file (default: sandbox.db in the config dir)'),
   memory: flag.bool('--memory', 'Keep everything in memory; nothing survives a stop'),
   clock: flag.string('--clock <date>', 'Start new accounts\' test clocks at this date (YYYY-MM-DD) or date-time, for reproducible runs'),
@@ -167,7 +168,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
     const saved = profiles.get(name);
     if (name !== SANDBOX_PROFILE && saved?.sandbox === true && saved.base_url !== baseUrl) await profiles.update(name, (profile) => ({ ...profile, base_url: baseUrl }));
   }
-  daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, started: new Date().toISOString(), proc_start: daemon.processStartOf(process.pid) });
+  daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, host: options.host, started: new Date().toISOString(), proc_start: daemon.processStartOf(process.pid) });
   printReady(f, { base_url: baseUrl, ...(listening && { listening }), account: created.id, pid: process.pid }, false);
   // Started in the background, its starter may be gone (killed) before reading that line: serving goes on.
   f.io.doneWithStdout();
@@ -179,7 +180,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
 }
 
 /** The sandbox running is this start's when nothing asked for differs from it: a script's `start --detach` is then a no-op. */
-function alreadyRunning(f: Factory, options: StartOptions, running: { base_url: string; account: string; pid: number; db: string }): void {
+function alreadyRunning(f: Factory, options: StartOptions, running: { base_url: string; account: string; pid: number; db: string; host?: string | undefined }): void {
   const differing = differingSettings(options, running);
   if (differing.length > 0 || !options.detach) {
     const why = differing.length > 0 ? `, started otherwise: ${differing.join(', ')} cannot apply to it` : '';
@@ -189,10 +190,11 @@ function alreadyRunning(f: Factory, options: StartOptions, running: { base_url: 
 }
 
 /** The flags given that the running sandbox does not match (its clock and rate limit are its own). */
-function differingSettings(options: StartOptions, running: { base_url: string; db: string }): string[] {
+function differingSettings(options: StartOptions, running: { base_url: string; db: string; host?: string | undefined }): string[] {
   const port = Number(new URL(running.base_url).port);
   return [
     options.port !== DEFAULT_PORT && options.port !== 0 && options.port !== port ? `--port ${options.port}` : '',
+    options.host !== DEFAULT_HOST && options.host !== (running.host ?? DEFAULT_HOST) ? `--host ${options.host}` : '',
     options.memory && running.db !== ':memory:' ? '--memory' : '',
     options.db !== undefined && fileOf(options.db) !== fileOf(running.db) ? `--db ${options.db}` : '',
     options.clock !== undefined ? '--clock' : '',
