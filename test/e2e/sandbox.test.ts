@@ -77,6 +77,21 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
   });
 
+  it('status of a sandbox whose process runs but does not answer (stopped by Ctrl-Z, stuck) says so, not that none runs', async () => {
+    const { env } = ciEnv();
+    const ready = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);
+    process.kill(ready.pid, 'SIGSTOP');
+    try {
+      const status = await runPay(['sandbox', 'status'], { env });
+      expect({ exit: status.exitCode, stdout: status.stdout }).toEqual({ exit: 7, stdout: '' });
+      expect(status.stderr).toBe(
+        `✗ The sandbox (pid ${ready.pid}) runs but does not answer at ${ready.base_url}: it may be suspended (Ctrl-Z) or stuck. Stop it with: pay sandbox stop`,
+      );
+    } finally {
+      process.kill(ready.pid, 'SIGCONT');
+    }
+  });
+
   it('a command whose profile is the stopped sandbox starts it, says so on stderr, and keeps stdout clean', async () => {
     const { dir, env } = ciEnv();
     const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env })).stdout);
