@@ -157,7 +157,9 @@ export async function listen(server: SandboxServer, options: { port: number; hos
  * `__proto__` an own key, never a prototype; no field is named so, and it is refused as
  * an unknown parameter naming where it sits, rather than called invalid JSON.
  */
-function parseJson(text: string): unknown {
+function parseJson(raw: string): unknown {
+  // A byte order mark (PowerShell writes UTF-8 files with one) is ignored, as RFC 8259 section 8.1 allows.
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {

@@ -200,6 +200,12 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
     expectErrorBody(answer, 404, 'route_missing', 'Z');
   });
 
+  it('a body that starts with a byte order mark (PowerShell\'s UTF-8 files) is read as the JSON it is', async () => {
+    const answer = await post('/v1/customers', '\uFEFF{"email":"bom@example.com"}');
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({ object: 'customer', email: 'bom@example.com' });
+  });
+
   it('invalid JSON, without quoting it', async () => {
     const answer = await post('/v1/customers', `{"email": "${long(200)}`);
     expectErrorBody(answer, 400, 'invalid_json', 'Z');
