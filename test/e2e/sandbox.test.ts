@@ -225,12 +225,13 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(JSON.parse(again.stdout).pid).toBe(JSON.parse(second.stdout).pid);
   });
 
-  it('refuses a host that is no address and a --db whose folder is missing, before starting anything (exit 2)', async () => {
+  it('refuses a host that is no address, and a --db whose folder is missing or that is a folder, before starting anything (exit 2)', async () => {
     const { dir, env } = ciEnv();
     for (const [args, said] of [
       [['--host', ''], "✗ Invalid --host '': must be an IP address or a host name, e.g. 127.0.0.1 or localhost."],
       [['--host', 'not a host'], "✗ Invalid --host 'not a host': must be an IP address or a host name, e.g. 127.0.0.1 or localhost."],
       [['--db', join(dir, 'missing', 'x.db')], `✗ Invalid --db: its folder ${join(dir, 'missing')} does not exist.`],
+      [['--db', dir], `✗ Invalid --db: ${dir} is a folder; name a file, e.g. ${join(dir, 'sandbox.db')}.`],
     ] as const) {
       for (const detach of [[], ['--detach']]) {
         const result = await runPay(['sandbox', 'start', '--port', '0', ...args, ...detach], { env, timeout: 20_000 });

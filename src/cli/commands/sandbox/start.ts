@@ -1,6 +1,6 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { type AddressInfo, isIP } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { AccountCreate, ClockTo, clockTarget } from '../../../domain/test-helpers.js';
 import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { sandboxDbFile } from '../../../config/paths.js';
@@ -69,6 +69,9 @@ function checkOptions(options: StartOptions): string | undefined {
   if (options.memory && options.db) throw new UsageError('--db and --memory cannot be used together: choose one.');
   if (options.db !== undefined && !existsSync(dirname(resolve(options.db)))) {
     throw new UsageError(`Invalid --db: its folder ${dirname(resolve(options.db))} does not exist.`);
+  }
+  if (options.db !== undefined && statSync(resolve(options.db), { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`Invalid --db: ${resolve(options.db)} is a folder; name a file, e.g. ${join(resolve(options.db), 'sandbox.db')}.`);
   }
   if (options.clock === undefined) return undefined;
   const checked = ClockTo.safeParse(options.clock);
