@@ -8,6 +8,8 @@ export interface SandboxState {
   base_url: string;
   account: string;
   db: string;
+  /** The --host it listens on (base_url is loopback even for a wildcard); absent in records of older versions: the default. */
+  host?: string | undefined;
   started: string;
   /** The process's start as the kernel counts it (processStartOf), to tell it from a later process given its pid. */
   proc_start?: string | undefined;

@@ -107,11 +107,14 @@ export interface ReadyLine {
   pid: number;
 }
 
+/** A background sandbox ready: its ready line, and the lines it wrote to its log as it started (its warnings), for its starter to tell. */
+export type Started = ReadyLine & { said: string[] };
+
 /**
  * Starts `pay sandbox start` in the background with the given arguments and waits for
  * its ready line; its output goes to sandbox.log under the config dir.
  */
-export async function startDetached(dir: string, args: string[], env: NodeJS.ProcessEnv): Promise<ReadyLine> {
+export async function startDetached(dir: string, args: string[], env: NodeJS.ProcessEnv): Promise<Started> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = openSync(sandboxLogFile(dir), 'a', 0o600);
   // What this start writes to the log begins here: a refusal is read back from it.
@@ -123,7 +126,7 @@ export async function startDetached(dir: string, args: string[], env: NodeJS.Pro
   });
   closeSync(log);
   try {
-    return await new Promise<ReadyLine>((resolve, reject) => {
+    return await new Promise<Started>((resolve, reject) => {
       let buffer = '';
       const timer = setTimeout(() => reject(new Error(`the sandbox did not start within 30s; see ${sandboxLogFile(dir)}`)), 30_000);
       child.stdout!.on('data', (chunk: Buffer) => {
@@ -132,7 +135,10 @@ export async function startDetached(dir: string, args: string[], env: NodeJS.Pro
         if (newline === -1) return;
         clearTimeout(timer);
         try {
-          resolve(JSON.parse(buffer.slice(0, newline)) as ReadyLine);
+          const ready = JSON.parse(buffer.slice(0, newline)) as ReadyLine;
+          // Its stderr is the log, written before its ready line.
+          const said = readFileSync(sandboxLogFile(dir)).subarray(from).toString().split('\n').filter((line) => line.trim() !== '');
+          resolve({ ...ready, said });
         } catch {
           reject(new Error(`the sandbox printed an unexpected line; see ${sandboxLogFile(dir)}`));
         }

@@ -1,12 +1,14 @@
-import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { maskCardNumbers } from '../domain/cards.js';
 import { ApiError, clip } from '../domain/errors.js';
 import { realScheduler, type Scheduler } from '../infra/time.js';
 import { DEFAULT_DELIVERY_TIMING, DeliveryWorker } from './events/delivery.js';
 import { ListenHub } from './hub/listen.js';
 import { TerminalHub } from './hub/terminal.js';
-import { UpgradeRouter } from './hub/upgrade.js';
+import { isWebSocketUpgrade, UpgradeRouter } from './hub/upgrade.js';
 import { registerRoutes } from './routes/index.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
 import { claimDatabaseFile, realDatabaseFile } from './store/db.js';
@@ -61,12 +63,21 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // node's own refusal of an HTTP/1.1 request without Host has no body: the hook below answers it.
+    http: { shouldUpgradeCallback: isWebSocketUpgrade, requireHostHeader: false },
     frameworkErrors: (error, _request, reply) => send(reply, toApiError(error)),
   });
 
+  app.server.on('checkExpectation', refuseExpectation);
+  app.server.on('connect', refuseConnect);
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
     try {
+      // Bodies are read as they come: a compressed one would be called invalid JSON, or its header ignored.
+      const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+      if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+        throw new ApiError(400, 'unsupported_content_encoding', `Unsupported Content-Encoding '${clip(encoding)}': send the JSON body uncompressed.`, { param: 'Content-Encoding' });
+      }
       done(null, parseJson(body.toString()));
     } catch (error) {
       done(error as Error, undefined);
@@ -74,14 +85,26 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
   });
 
   const send = (reply: FastifyReply, error: ApiError) => reply.code(error.status).headers(error.headers).send(error.toBody());
-  app.setErrorHandler((error: FastifyError | ApiError, _request, reply) => send(reply, toApiError(error)));
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const apiError = toApiError(error);
+    // The client is told nothing of it; whoever runs the sandbox is, on its stderr (sandbox.log when detached).
+    if (apiError.status === 500 && !(error instanceof ApiError)) {
+      const what = maskCardNumbers(error.stack ?? String(error));
+      process.stderr.write(`pay: ${request.method} ${clip(request.url.split('?')[0]!)} failed (500 internal): ${what}\n`);
+    }
+    return send(reply, apiError);
+  });
   app.setNotFoundHandler((request, reply) =>
     send(reply, new ApiError(404, 'route_missing', `No such route: ${request.method} ${clip(request.url.split('?')[0]!)}.`)),
   );
   let closing = false;
   // A callback hook, not an async one: no promise on every request.
-  app.addHook('onRequest', (_request, _reply, done) => {
-    done(closing ? new ApiError(503, 'shutting_down', 'The sandbox is stopping; try again once it is started.') : undefined);
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (closing) return done(new ApiError(503, 'shutting_down', 'The sandbox is stopping; try again once it is started.'));
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      return done(new ApiError(400, 'parameter_missing', 'Missing the Host header: every HTTP/1.1 request must send one.', { param: 'Host' }));
+    }
+    done();
   });
   // One `upgrade` listener; each WebSocket hub claims its path.
   const upgrades = new UpgradeRouter(app, sandbox);
@@ -134,7 +157,9 @@ export async function listen(server: SandboxServer, options: { port: number; hos
  * `__proto__` an own key, never a prototype; no field is named so, and it is refused as
  * an unknown parameter naming where it sits, rather than called invalid JSON.
  */
-function parseJson(text: string): unknown {
+function parseJson(raw: string): unknown {
+  // A byte order mark (PowerShell writes UTF-8 files with one) is ignored, as RFC 8259 section 8.1 allows.
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {
@@ -144,6 +169,9 @@ function parseJson(text: string): unknown {
     const at = /position \d+/.exec((error as Error).message)?.[0];
     throw new ApiError(400, 'invalid_json', `The request body must be valid JSON${at ? ` (the error is at ${at})` : ''}.`, { param: 'body' });
   }
+  if (nestsDeeperThan(parsed, MAX_BODY_DEPTH)) {
+    throw new ApiError(400, 'parameter_invalid', `Invalid body: objects and arrays may nest at most ${MAX_BODY_DEPTH} levels deep.`, { param: 'body' });
+  }
   // A key can spell __proto__ only literally or with \u escapes: without either, nothing to look for.
   const poisoned = text.includes('__proto__') || text.includes('\\u') ? protoKeyIn(parsed) : undefined;
   if (poisoned !== undefined) {
@@ -151,6 +179,25 @@ function parseJson(text: string): unknown {
     throw new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}. No field or metadata key may be named __proto__.`, { param });
   }
   return parsed;
+}
+
+/**
+ * How deep a body may nest; the API's own fields go three levels down. JSON.parse reads any
+ * depth, but what reads the body after it recurses (the key search below, the body's MAC
+ * for idempotency), and a body nested thousands deep would overflow the stack: a 500.
+ */
+export const MAX_BODY_DEPTH = 32;
+
+/** Whether objects and arrays in `value` nest deeper than `limit`, found without recursion. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth === limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Where a `__proto__` key sits in a parsed body (JSON.parse makes it an own key, never a prototype), as a dotted path. */
@@ -188,6 +235,13 @@ function toApiError(error: FastifyError | ApiError): ApiError {
 /** The path a router error names, from its message `'<path>' is …`. */
 const urlOf = (error: FastifyError) => /^'(.*)' is /s.exec(error.message)?.[1] ?? '';
 
+/** An Expect header but 100-continue, which node refuses before fastify sees the request (else a 417 with no body). */
+function refuseExpectation(request: IncomingMessage, response: ServerResponse): void {
+  const error = new ApiError(417, 'expectation_failed', `Unsupported Expect header '${clip(request.headers.expect ?? '')}': only 100-continue is supported.`, { param: 'Expect' });
+  const body = JSON.stringify(error.toBody());
+  response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
 /**
  * Requests node's HTTP parser refuses before fastify sees them (headers beyond
  * `maxHeaderSize`, malformed HTTP) get the error body on the raw socket.
@@ -202,6 +256,11 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: unknown 
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new ApiError(408, 'request_timeout', 'The request was not received in time.')
         : new ApiError(400, 'invalid_request', 'The request is not well-formed HTTP/1.1.');
+  answerOnSocket(socket, apiError);
+}
+
+/** A request node hands over as a raw socket (a refused one, a CONNECT): the error body, then the connection closes. */
+function answerOnSocket(socket: Duplex, apiError: ApiError): void {
   if (!socket.writable) return void socket.destroy();
   const body = JSON.stringify(apiError.toBody());
   socket.end(
@@ -209,6 +268,12 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: unknown 
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     () => socket.destroy(),
   );
+}
+
+/** CONNECT (a proxy's method): no route of the sandbox, answered as any unknown route, where node would drop the connection. */
+function refuseConnect(request: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  answerOnSocket(socket, new ApiError(404, 'route_missing', `No such route: CONNECT ${clip(request.url ?? '')}.`));
 }
 
 /**

@@ -144,16 +144,20 @@ describe('every status of the error table, with its type', () => {
     expectErrorBody(await get(`/v1/customers?q=${long(20_000)}`), 414, 'url_too_long', 'Z');
   });
 
-  it('500 api_error: an unexpected failure, its own message never shown', async () => {
+  it('500 api_error: an unexpected failure, its own message never shown to the client, but told on the sandbox\'s stderr (its log)', async () => {
     // A fault injected here, in the test: no shipped route exists to fail.
     const spy = vi.spyOn(sb.sandbox.store.objects, 'list').mockImplementation(() => {
       throw new Error(`disk on fire ${long(200)}`);
     });
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       const answer = await get('/v1/customers');
       expectErrorBody(answer, 500, 'internal', 'Z');
       expect(answer.text).not.toContain('disk on fire');
+      const told = stderr.mock.calls.map(([chunk]) => String(chunk)).join('');
+      expect(told).toMatch(/^pay: GET \/v1\/customers failed \(500 internal\): Error: disk on fire Z+\n {4}at /);
     } finally {
+      stderr.mockRestore();
       spy.mockRestore();
     }
   });
@@ -166,6 +170,40 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
 
   it('a request that is not HTTP at all', async () => {
     expectErrorBody(await raw(`BREW ${long(200)}\r\n\r\n`), 400, 'invalid_request', 'Z');
+  });
+
+  it('an Expect header node cannot meet (anything but 100-continue): 417, named by param, the value echoed only as a prefix', async () => {
+    const answer = await post('/v1/customers', '{}', `Expect: ${long(200)}\r\n`);
+    expect(answer.status, answer.text).toBe(417);
+    expect(answer.headers).toMatch(/content-type: application\/json/i);
+    expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', code: 'expectation_failed', param: 'Expect' });
+    expect(answer.text).not.toContain(long(ECHO_LIMIT + 1));
+  });
+
+  it('a compressed body (Content-Encoding) is refused naming the header, not called invalid JSON', async () => {
+    for (const encoding of ['gzip', `x-${long(200)}`]) {
+      const answer = await post('/v1/customers', '{}', `Content-Encoding: ${encoding}\r\n`);
+      expectErrorBody(answer, 400, 'unsupported_content_encoding', 'Z');
+      expect(answer.body.error.param).toBe('Content-Encoding');
+    }
+    expect((await post('/v1/customers', '{}', 'Content-Encoding: identity\r\n')).status).toBe(200);
+  });
+
+  it('an HTTP/1.1 request without Host, which node refuses before any route', async () => {
+    const answer = await raw(`GET /v1/customers HTTP/1.1\r\n${auth()}Connection: close\r\n\r\n`);
+    expectErrorBody(answer, 400, 'parameter_missing');
+    expect(answer.body.error.param).toBe('Host');
+  });
+
+  it('a CONNECT request (a proxy\'s method), which node would drop without a word', async () => {
+    const answer = await raw(`CONNECT ${long(200)}:443 HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth()}\r\n`);
+    expectErrorBody(answer, 404, 'route_missing', 'Z');
+  });
+
+  it('a body that starts with a byte order mark (PowerShell\'s UTF-8 files) is read as the JSON it is', async () => {
+    const answer = await post('/v1/customers', '\uFEFF{"email":"bom@example.com"}');
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({ object: 'customer', email: 'bom@example.com' });
   });
 
   it('invalid JSON, without quoting it', async () => {
@@ -187,6 +225,19 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
     expect((await sb.call('GET', '/v1/customers?limit=100')).body.data.length).toBe(before);
   });
 
+  it('a body nested thousands deep is a 400 naming body, never a 500 (with __proto__ in it, or an Idempotency-Key)', async () => {
+    const deep = (leaf: string) => `{"metadata":${'{"a":'.repeat(100_000)}${leaf}${'}'.repeat(100_001)}`;
+    for (const [body, headers] of [[deep('"__proto__"'), ''], [deep('1'), 'Idempotency-Key: deep-body\r\n']] as const) {
+      const answer = await post('/v1/customers', body, headers);
+      expectErrorBody(answer, 400, 'parameter_invalid', '{"a":');
+      expect(answer.body.error).toMatchObject({ param: 'body', message: 'Invalid body: objects and arrays may nest at most 32 levels deep.' });
+    }
+    // As deep as any field of the API goes, and deeper: still read.
+    const nested = await post('/v1/customers', `{"metadata":{"a":${'['.repeat(30)}${']'.repeat(30)}}}`);
+    expectErrorBody(nested, 400, 'parameter_invalid');
+    expect(nested.body.error.param).toBe('metadata.a');
+  });
+
   it('__proto__ is an unknown parameter, not invalid JSON', async () => {
     for (const [body, param] of [['{"__proto__": {"admin": true}}', '__proto__'], ['{"metadata": {"__proto__": "x"}}', 'metadata.__proto__'], ['{"metadata": {"\\u005f_proto__": "x"}}', 'metadata.__proto__']]) {
       const answer = await post('/v1/customers', body!);
@@ -195,6 +246,16 @@ describe('every layer refuses in the same shape (issue 9, item 6)', () => {
       expect(answer.body.error.message).toBe(`Received unknown parameter: ${param}. No field or metadata key may be named __proto__.`);
     }
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('a request offering an upgrade to anything but WebSocket (curl --http2 offers h2c) is served as HTTP/1.1, its body read', async () => {
+    const h2c = 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n';
+    const list = await get('/v1/customers?limit=1', `${auth()}${h2c}`);
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.object).toBe('list');
+    const created = await post('/v1/customers', '{"email":"h2c@example.com"}', h2c);
+    expect(created.status, created.text).toBe(200);
+    expect(created.body).toMatchObject({ object: 'customer', email: 'h2c@example.com' });
   });
 
   it('an event type, an endpoint\'s event and an event cursor are echoed only as a prefix', async () => {

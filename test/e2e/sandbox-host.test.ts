@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseEnv, type PayProcess, spawnPay } from './harness.js';
+import { baseEnv, type PayProcess, runPay, spawnPay } from './harness.js';
 
 // Issue 9, item 7: exposure by choice only. A sandbox on a non-loopback address says
 // what becomes reachable, and its ready line shows where it really listens.
@@ -41,6 +41,18 @@ describe('pay sandbox start --host', () => {
     expect(ready).toMatchObject({ base_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), listening: expect.stringMatching(/^0\.0\.0\.0:\d+$/) });
     expect(ready.listening.split(':')[1]).toBe(new URL(ready.base_url).port);
     await sandbox.said(/not only on this machine/);
+  });
+
+  it('--detach: the starter tells the warning its background sandbox gave, once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-host-'));
+    try {
+      const detached = await runPay(['sandbox', 'start', '--detach', '--memory', '--port', '0', '--host', '0.0.0.0', '--json'], { env: baseEnv(dir) });
+      expect(detached.exitCode, detached.stderr).toBe(0);
+      expect(detached.stderr.match(/not only on this machine/g)).toHaveLength(1);
+    } finally {
+      await runPay(['sandbox', 'stop'], { env: baseEnv(dir) });
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('loopback (the default): no warning', async () => {

@@ -35,18 +35,25 @@ describe('pay sandbox start --detach | status | stop', () => {
 
     const status = await runPay(['sandbox', 'status', '--json'], { env });
     expect(status.exitCode).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ running: true, pid: ready.pid, base_url: ready.base_url });
+    // What a user can act on: not the kernel's start time of the process, kept to tell it from a later one given its pid.
+    expect(JSON.parse(status.stdout)).toEqual({ running: true, pid: ready.pid, base_url: ready.base_url, account, db: ':memory:', started: expect.any(String) });
+    const human = await runPay(['sandbox', 'status'], { env });
+    expect(human.stdout).not.toMatch(/proc_start/);
+    expect((await runPay(['sandbox', 'status', '--json', 'proc_start'], { env })).exitCode).toBe(2);
 
     const again = await runPay(['sandbox', 'start', '--detach', '--json'], { env });
     expect(JSON.parse(again.stdout)).toEqual(ready);
     expect((await runPay(['sandbox', 'start', '--detach', '--memory', '--json'], { env })).exitCode).toBe(0);
     // Settings the running sandbox does not have are never dropped in silence; a second one in the foreground is a conflict too.
-    for (const args of [['--detach', '--clock', '2040-01-01'], ['--detach', '--db', join(dir, 'other.db')], ['--port', '0', '--memory']]) {
+    for (const args of [['--detach', '--clock', '2040-01-01'], ['--detach', '--db', join(dir, 'other.db')], ['--detach', '--host', '0.0.0.0'], ['--port', '0', '--memory']]) {
       const refused = await runPay(['sandbox', 'start', ...args, '--json'], { env });
       expect({ exit: refused.exitCode, stdout: refused.stdout }).toEqual({ exit: 5, stdout: '' });
       expect(refused.stderr).toContain(`already running at ${ready.base_url} (pid ${ready.pid})`);
       if (args.includes('--clock')) expect(refused.stderr).toContain('--clock cannot apply');
+      if (args.includes('--host')) expect(refused.stderr).toContain('--host 0.0.0.0 cannot apply');
     }
+    // The address it listens on, asked for again, is no difference.
+    expect((await runPay(['sandbox', 'start', '--detach', '--host', '127.0.0.1', '--json'], { env })).exitCode).toBe(0);
 
     const created = await runPay(['customers', 'create', '--email', 'detached@example.com', '--json'], { env });
     expect(created.exitCode, created.stderr).toBe(0);
@@ -57,6 +64,32 @@ describe('pay sandbox start --detach | status | stop', () => {
     const after = await runPay(['sandbox', 'status', '--json'], { env });
     expect(after.exitCode).toBe(7);
     expect(JSON.parse(after.stdout)).toEqual({ running: false });
+  });
+
+  it('sandbox reset without --yes in a script is refused before anything: a stopped sandbox is not started for it', async () => {
+    const { dir, env } = ciEnv();
+    await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory'], { env });
+    await runPay(['sandbox', 'stop'], { env });
+    const refused = await runPay(['sandbox', 'reset'], { env });
+    expect({ exit: refused.exitCode, stdout: refused.stdout }).toEqual({ exit: 2, stdout: '' });
+    expect(refused.stderr).toMatch(/^✗ Missing --yes: reset erases every object and event/);
+    expect(refused.stderr).not.toMatch(/starting it|Sandbox started/);
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+  });
+
+  it('status of a sandbox whose process runs but does not answer (stopped by Ctrl-Z, stuck) says so, not that none runs', async () => {
+    const { env } = ciEnv();
+    const ready = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);
+    process.kill(ready.pid, 'SIGSTOP');
+    try {
+      const status = await runPay(['sandbox', 'status'], { env });
+      expect({ exit: status.exitCode, stdout: status.stdout }).toEqual({ exit: 7, stdout: '' });
+      expect(status.stderr).toBe(
+        `✗ The sandbox (pid ${ready.pid}) runs but does not answer at ${ready.base_url}: it may be suspended (Ctrl-Z) or stuck. Stop it with: pay sandbox stop`,
+      );
+    } finally {
+      process.kill(ready.pid, 'SIGCONT');
+    }
   });
 
   it('a command whose profile is the stopped sandbox starts it, says so on stderr, and keeps stdout clean', async () => {
@@ -77,6 +110,23 @@ describe('pay sandbox start --detach | status | stop', () => {
 
     const next = await runPay(['customers', 'list', '--json'], { env });
     expect(next.stderr).toBe('');
+  });
+
+  it('--clock starts new accounts\' clocks: an account the database has keeps its own, and the start says so, detached too', async () => {
+    const { dir, env, account } = ciEnv();
+    const first = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--clock', '2030-01-01', '--json'], { env });
+    expect({ exit: first.exitCode, stderr: first.stderr }).toEqual({ exit: 0, stderr: '' });
+    expect((await runPay(['sandbox', 'clock', 'advance', '--days', '3', '--json'], { env })).exitCode).toBe(0);
+    await runPay(['sandbox', 'stop'], { env });
+    const again = await runPay(['sandbox', 'start', '--detach', '--port', '0', '--clock', '2030-01-01', '--json'], { env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ account });
+    expect(again.stderr).toBe(
+      `! --clock 2030-01-01 starts new accounts' clocks only: ${account} keeps its own, at 2030-01-04T00:00:00Z ` +
+        '(pay sandbox reset --yes erases its objects and starts it again at 2030-01-01T00:00:00Z).',
+    );
+    expect(JSON.parse((await runPay(['sandbox', 'clock', '--json'], { env })).stdout).now).toBe('2030-01-04T00:00:00Z');
+    expect(readFileSync(join(dir, 'sandbox.log'), 'utf8')).toContain('keeps its own');
   });
 
   it('started on a --db file of its own, a stopped sandbox is started on demand on that file: its data and its clock', async () => {
@@ -175,12 +225,13 @@ describe('pay sandbox start --detach | status | stop', () => {
     expect(JSON.parse(again.stdout).pid).toBe(JSON.parse(second.stdout).pid);
   });
 
-  it('refuses a host that is no address and a --db whose folder is missing, before starting anything (exit 2)', async () => {
+  it('refuses a host that is no address, and a --db whose folder is missing or that is a folder, before starting anything (exit 2)', async () => {
     const { dir, env } = ciEnv();
     for (const [args, said] of [
       [['--host', ''], "✗ Invalid --host '': must be an IP address or a host name, e.g. 127.0.0.1 or localhost."],
       [['--host', 'not a host'], "✗ Invalid --host 'not a host': must be an IP address or a host name, e.g. 127.0.0.1 or localhost."],
       [['--db', join(dir, 'missing', 'x.db')], `✗ Invalid --db: its folder ${join(dir, 'missing')} does not exist.`],
+      [['--db', dir], `✗ Invalid --db: ${dir} is a folder; name a file, e.g. ${join(dir, 'sandbox.db')}.`],
     ] as const) {
       for (const detach of [[], ['--detach']]) {
         const result = await runPay(['sandbox', 'start', '--port', '0', ...args, ...detach], { env, timeout: 20_000 });
@@ -188,6 +239,21 @@ describe('pay sandbox start --detach | status | stop', () => {
       }
     }
     expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+  });
+
+  it('refuses an account or key from the environment that the service would refuse, naming the variable, before writing any profile (exit 2)', async () => {
+    const { dir, env } = ciEnv();
+    for (const [variables, said] of [
+      [{ PAY_SANDBOX_ACCOUNT: 'bad id' }, "✗ Invalid PAY_SANDBOX_ACCOUNT 'bad id': must start with acct_ and use letters, digits and _."],
+      [{ PAY_SANDBOX_API_KEY: 'short' }, '✗ Invalid PAY_SANDBOX_API_KEY: must be at least 16 characters.'],
+    ] as const) {
+      for (const detach of [[], ['--detach']]) {
+        const result = await runPay(['sandbox', 'start', '--port', '0', '--memory', ...detach], { env: { ...env, ...variables }, timeout: 20_000 });
+        expect({ exit: result.exitCode, stderr: result.stderr }, JSON.stringify(variables)).toEqual({ exit: 2, stderr: said });
+      }
+    }
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
   it('auto-start finds its port taken, takes a free one and records it in the sandbox profile', async () => {
@@ -294,6 +360,36 @@ describe('the key of a sandbox that is gone', () => {
       expect(heard.filter((headers) => headers.includes(apiKey))).toEqual([]);
       expect(heard).toEqual([]);
       expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('an added account\'s profile follows its sandbox to another port, never to the program that took the old one', async () => {
+    const { dir, env } = ciEnv();
+    const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env })).stdout);
+    const added = await runPay(['sandbox', 'accounts', 'add', '--name', 'second', '--json'], { env });
+    expect(added.exitCode, added.stderr).toBe(0);
+    const apiKey = config(dir).profiles.second.api_key as string;
+    await runPay(['sandbox', 'stop'], { env });
+    const heard: string[] = [];
+    const other = createServer((req, res) => {
+      heard.push(JSON.stringify(req.headers));
+      res.end('{"object":"list","data":[],"has_more":false}');
+    });
+    await new Promise<void>((resolve) => other.listen(Number(new URL(first.base_url).port), '127.0.0.1', resolve));
+    try {
+      // Started again elsewhere (as an auto-start does when its port is taken), or by the added profile's own command.
+      const moved = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env })).stdout);
+      expect(config(dir).profiles.second.base_url).toBe(moved.base_url);
+      const created = await runPay(['--profile', 'second', 'customers', 'create', '--email', 'second@example.com', '--json'], { env });
+      expect(created.exitCode, created.stderr).toBe(0);
+      await runPay(['sandbox', 'stop'], { env });
+      const listed = await runPay(['--profile', 'second', 'customers', 'list', '--json'], { env });
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout).data.map((c: { email: string }) => c.email)).toEqual(['second@example.com']);
+      expect(heard.filter((headers) => headers.includes(apiKey))).toEqual([]);
+      expect(heard).toEqual([]);
     } finally {
       other.close();
     }

@@ -6,6 +6,13 @@ import { authenticate } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
 import type { Account } from '../store/accounts.js';
 
+/**
+ * The upgrades the router takes: WebSocket only. Any other (curl --http2 offers h2c on
+ * every plain request) is an ordinary HTTP/1.1 request, served as one (RFC 9110: a
+ * server may ignore Upgrade), never refused as an unknown WebSocket path.
+ */
+export const isWebSocketUpgrade = (request: IncomingMessage): boolean => request.headers.upgrade?.trim().toLowerCase() === 'websocket';
+
 export type UpgradeHandler = (account: Account, request: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => void;
 
 /**

@@ -1,7 +1,7 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { type AddressInfo, isIP } from 'node:net';
-import { dirname, resolve } from 'node:path';
-import { ClockTo, clockTarget } from '../../../domain/test-helpers.js';
+import { dirname, join, resolve } from 'node:path';
+import { AccountCreate, ClockTo, clockTarget } from '../../../domain/test-helpers.js';
 import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { sandboxDbFile } from '../../../config/paths.js';
 import { ConflictError, PortInUseError, refusedStart, UsageError } from '../../errors.js';
@@ -9,10 +9,11 @@ import type { Factory } from '../../factory.js';
 import { defineCommand, flag, type OptionsOf } from '../../command.js';
 
 const DEFAULT_PORT = 12111;
+const DEFAULT_HOST = '127.0.0.1';
 
 const flags = {
   port: flag.int('--port <n>', 'Port to listen on; 0 picks a free one', { default: DEFAULT_PORT }),
-  host: flag.string('--host <host>', 'Address to listen on; anything but loopback exposes every account (a warning says what)', { default: '127.0.0.1' }),
+  host: flag.string('--host <host>', 'Address to listen on; anything but loopback exposes every account (a warning says what)', { default: DEFAULT_HOST }),
   db: flag.string('--db <file>', 'SQLite database file (default: sandbox.db in the config dir)'),
   memory: flag.bool('--memory', 'Keep everything in memory; nothing survives a stop'),
   clock: flag.string('--clock <date>', 'Start new accounts\' test clocks at this date (YYYY-MM-DD) or date-time, for reproducible runs'),
@@ -69,14 +70,31 @@ function checkOptions(options: StartOptions): string | undefined {
   if (options.db !== undefined && !existsSync(dirname(resolve(options.db)))) {
     throw new UsageError(`Invalid --db: its folder ${dirname(resolve(options.db))} does not exist.`);
   }
+  if (options.db !== undefined && statSync(resolve(options.db), { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`Invalid --db: ${resolve(options.db)} is a folder; name a file, e.g. ${join(resolve(options.db), 'sandbox.db')}.`);
+  }
   if (options.clock === undefined) return undefined;
   const checked = ClockTo.safeParse(options.clock);
   if (!checked.success) throw new UsageError(`Invalid --clock: ${checked.error.issues[0]!.message}, got '${options.clock}'.`);
   return clockTarget({ to: options.clock }, '');
 }
 
+/**
+ * CI's own account and key, held to the rule of an account added through the API: kept
+ * in the sandbox profile as they are, a bad one would break every command after.
+ */
+function checkEnvironment(env: NodeJS.ProcessEnv): void {
+  const checked = AccountCreate.safeParse({ account: env.PAY_SANDBOX_ACCOUNT || undefined, api_key: env.PAY_SANDBOX_API_KEY || undefined });
+  if (checked.success) return;
+  const issue = checked.error.issues[0]!;
+  // The key is a secret: never echoed.
+  const named = issue.path[0] === 'account' ? `PAY_SANDBOX_ACCOUNT '${env.PAY_SANDBOX_ACCOUNT}'` : 'PAY_SANDBOX_API_KEY';
+  throw new UsageError(`Invalid ${named}: ${issue.message}.`);
+}
+
 export async function run(options: StartOptions, f: Factory): Promise<void> {
   const clock = checkOptions(options);
+  checkEnvironment(f.env);
   const rateLimit = rateLimitOf(options.rateLimit);
   const scale = retryScale(f.env);
   const daemon = await import('../../../sandbox/daemon.js');
@@ -92,8 +110,10 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
     // In turn with commands starting it on demand, and other scripts' `start --detach`: one of them starts it.
     const outcome = await daemon.runningOrStarted(dir, () => daemon.startDetached(dir, args, f.env)).catch(refusedStart);
     if ('running' in outcome) return alreadyRunning(f, options, outcome.running);
-    warnIfExposed(f, outcome.started.listening ?? new URL(outcome.started.base_url).host);
-    printReady(f, outcome.started, false);
+    // Its warnings (an exposed address, a --clock kept from an account), as it gave them.
+    const { said, ...ready } = outcome.started;
+    for (const line of said) f.io.info(line);
+    printReady(f, ready, false);
     return;
   }
 
@@ -122,6 +142,11 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   });
   const { app, sandbox } = server;
   const created = sandbox.addAccount({ id: account, apiKey });
+  // An account the database has keeps its clock (restarts keep everything): --clock is not dropped in silence.
+  const now = sandbox.clock.now(created.id);
+  if (clock !== undefined && now !== clock) {
+    f.io.warn(`--clock ${options.clock} starts new accounts' clocks only: ${created.id} keeps its own, at ${now} (pay sandbox reset --yes erases its objects and starts it again at ${clock}).`);
+  }
   const address = await listen(server, { port: options.port, host: options.host }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new PortInUseError(options.port);
     if (error.code === 'ENOTFOUND' || error.code === 'EADDRNOTAVAIL' || error.code === 'EAI_AGAIN') {
@@ -140,7 +165,13 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   // A file of the user's own is where a start on demand (after a stop or a crash) resumes it, its data and its clock.
   const ownDb = options.db === undefined ? {} : { sandbox_db: resolve(options.db) };
   await profiles.set(SANDBOX_PROFILE, { base_url: baseUrl, account: created.id, api_key: apiKey, header_prefix: 'pay', sandbox: true, ...kept, ...ownDb }, 'if-none');
-  daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, started: new Date().toISOString(), proc_start: daemon.processStartOf(process.pid) });
+  // The accounts added to it (pay sandbox accounts add) are reached where it listens now:
+  // left at its old port, their keys would go to whichever program took that port since.
+  for (const name of profiles.names()) {
+    const saved = profiles.get(name);
+    if (name !== SANDBOX_PROFILE && saved?.sandbox === true && saved.base_url !== baseUrl) await profiles.update(name, (profile) => ({ ...profile, base_url: baseUrl }));
+  }
+  daemon.writeState(dir, { pid: process.pid, base_url: baseUrl, account: created.id, db, host: options.host, started: new Date().toISOString(), proc_start: daemon.processStartOf(process.pid) });
   printReady(f, { base_url: baseUrl, ...(listening && { listening }), account: created.id, pid: process.pid }, false);
   // Started in the background, its starter may be gone (killed) before reading that line: serving goes on.
   f.io.doneWithStdout();
@@ -152,7 +183,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
 }
 
 /** The sandbox running is this start's when nothing asked for differs from it: a script's `start --detach` is then a no-op. */
-function alreadyRunning(f: Factory, options: StartOptions, running: { base_url: string; account: string; pid: number; db: string }): void {
+function alreadyRunning(f: Factory, options: StartOptions, running: { base_url: string; account: string; pid: number; db: string; host?: string | undefined }): void {
   const differing = differingSettings(options, running);
   if (differing.length > 0 || !options.detach) {
     const why = differing.length > 0 ? `, started otherwise: ${differing.join(', ')} cannot apply to it` : '';
@@ -162,10 +193,11 @@ function alreadyRunning(f: Factory, options: StartOptions, running: { base_url: 
 }
 
 /** The flags given that the running sandbox does not match (its clock and rate limit are its own). */
-function differingSettings(options: StartOptions, running: { base_url: string; db: string }): string[] {
+function differingSettings(options: StartOptions, running: { base_url: string; db: string; host?: string | undefined }): string[] {
   const port = Number(new URL(running.base_url).port);
   return [
     options.port !== DEFAULT_PORT && options.port !== 0 && options.port !== port ? `--port ${options.port}` : '',
+    options.host !== DEFAULT_HOST && options.host !== (running.host ?? DEFAULT_HOST) ? `--host ${options.host}` : '',
     options.memory && running.db !== ':memory:' ? '--memory' : '',
     options.db !== undefined && fileOf(options.db) !== fileOf(running.db) ? `--db ${options.db}` : '',
     options.clock !== undefined ? '--clock' : '',
