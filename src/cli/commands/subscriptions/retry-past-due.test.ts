@@ -22,6 +22,20 @@ const header = (batch_id: string, created: string, items: PastDueSubscription[])
   type: 'batch', version: 2, batch_id, created, account: sb.account, base_url: sb.baseUrl, selection: { customer_id: null, only: null, include_unchanged: false }, items,
 });
 
+const { ok, card, create } = subscriptionHelpers(sb);
+
+/** Subscriptions past_due on a declined card, each given a new card since, and their past-due items as a batch selects them. */
+async function pastDueWithNewCards(count = 1) {
+  const subs = [];
+  for (let i = 0; i < count; i++) subs.push(await create(1, ['--yes'], DECLINED));
+  await sb.json(['sandbox', 'clock', 'advance', '--days', '1']);
+  for (const sub of subs) await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id) });
+  const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
+  const { data } = await findPastDue(client, { only: subs.map((sub) => sub.id) });
+  await client.close();
+  return { subs, data };
+}
+
 describe('pay subscriptions retry-past-due --dry-run', () => {
   it('with nothing past_due, --json is the past-due list (empty), as with some', async () => {
     const dry = await sb.pay(['subscriptions', 'retry-past-due', '--dry-run', '--json']);
@@ -46,15 +60,8 @@ describe('pay subscriptions retry-past-due --journal', () => {
 });
 
 describe('pay subscriptions retry-past-due while another process runs a batch', () => {
-  const { ok, card, create } = subscriptionHelpers(sb);
-
   it('calls only a batch no one runs cut short, and --resume takes that one, not the running one', async () => {
-    const subs = [await create(1, ['--yes'], DECLINED), await create(1, ['--yes'], DECLINED)];
-    await sb.json(['sandbox', 'clock', 'advance', '--days', '1']);
-    for (const sub of subs) await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id) });
-    const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
-    const { data } = await findPastDue(client);
-    await client.close();
+    const { data } = await pastDueWithNewCards(2);
     const dir = batchJournalDir(sb.configDir);
     // Cut short an hour ago (its process is gone); a newer one still runs (its lock is held, here by this process).
     const cut = 'batch_20300116T000000Z_cutcut';
@@ -77,15 +84,8 @@ describe('pay subscriptions retry-past-due while another process runs a batch', 
 });
 
 describe('pay subscriptions retry-past-due with damaged journals among the batches', () => {
-  const { ok, card, create } = subscriptionHelpers(sb);
-
   it('names each damaged journal and what is wrong on stderr, leaves it as it is, and goes on with the others (exit 0, --json data only on stdout)', async () => {
-    const sub = await create(1, ['--yes'], DECLINED);
-    await sb.json(['sandbox', 'clock', 'advance', '--days', '1']);
-    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id) });
-    const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
-    const { data } = await findPastDue(client, { only: [sub.id] });
-    await client.close();
+    const { subs: [sub], data } = await pastDueWithNewCards();
     const dir = batchJournalDir(sb.configDir);
     // The newest batch: the one --resume takes.
     const good = 'batch_20300117T000000Z_goodgd';
@@ -115,15 +115,8 @@ describe('pay subscriptions retry-past-due with damaged journals among the batch
 });
 
 describe('pay subscriptions retry-past-due --journal FILE cut short', () => {
-  const { ok, card, create } = subscriptionHelpers(sb);
-
   it('names the command that continues it, with its journal: that command resumes it', async () => {
-    const sub = await create(1, ['--yes'], DECLINED);
-    await sb.json(['sandbox', 'clock', 'advance', '--days', '1']);
-    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id) });
-    const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
-    const { data } = await findPastDue(client);
-    await client.close();
+    const { subs: [sub], data } = await pastDueWithNewCards();
     const path = join(sb.configDir, 'ticket-123.jsonl');
     const id = 'batch_20300116T000000Z_ticket';
     await (await Journal.create(path, header(id, new Date().toISOString(), data))).close();
@@ -146,15 +139,8 @@ describe('pay subscriptions retry-past-due --journal FILE cut short', () => {
 });
 
 describe('pay subscriptions retry-past-due --resume of a batch over a day old', () => {
-  const { ok, card, create } = subscriptionHelpers(sb);
-
   it('says what becomes of a retry that was in flight as it is: its attempt, found, is its result (succeeded, not skipped)', async () => {
-    const sub = await create(1, ['--yes'], DECLINED);
-    await sb.json(['sandbox', 'clock', 'advance', '--days', '1']);
-    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id) });
-    const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
-    const { data } = await findPastDue(client, { only: [sub.id] });
-    await client.close();
+    const { subs: [sub], data } = await pastDueWithNewCards();
     const id = 'batch_20300115T000000Z_oldold';
     const journal = await Journal.create(journalFile(batchJournalDir(sb.configDir), id), header(id, new Date(Date.now() - 2 * 24 * 3_600_000).toISOString(), data));
     // Its retry was sent and paid, then the batch was killed before the answer was journaled.
