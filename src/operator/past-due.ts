@@ -1,14 +1,10 @@
 import { z } from 'zod';
-import type { Client } from '../client/client.js';
 import type { ListPage } from '../domain/common.js';
 import { DECLINE_TYPES, declineType } from '../domain/declines.js';
 import type { Charge, PaymentError, PaymentIntent } from '../domain/payment-intents.js';
 import { SUBSCRIPTION_STATUSES, type Subscription } from '../domain/subscriptions.js';
 import { eachLimited } from './pool.js';
-import { patient } from './rate-limit.js';
-
-/** What the operator engine needs of the client: named calls with idempotency keys. */
-export type OperatorClient = Pick<Client, 'call'>;
+import { type OperatorClient, patient } from './rate-limit.js';
 
 /** A subscription as support staff see it in a past_due list or a batch: with why and since when. */
 export const PastDueSubscription = z.object({

@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallOptions } from '../client/client.js';
+import type { CallOptions, Client } from '../client/client.js';
 import type { EndpointName } from '../domain/endpoints.js';
 import { ApiError } from '../domain/errors.js';
-import type { OperatorClient } from './past-due.js';
+
+/** What the operator engine needs of the client: named calls with idempotency keys. */
+export type OperatorClient = Pick<Client, 'call'>;
 
 /** Times a rate-limited request is sent before its 429 is the caller's (the batch then stops, resumable). */
 const RATE_LIMIT_TRIES = 6;

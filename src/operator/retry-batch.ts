@@ -10,9 +10,9 @@ import type { PaymentIntent } from '../domain/payment-intents.js';
 import type { Subscription } from '../domain/subscriptions.js';
 import { lockHolder } from '../infra/pid-lock.js';
 import { type BatchHeader, type ItemResult, Journal, JournalError, type JournalState, lockFile, readJournal } from './journal.js';
-import { batchDecision, type OperatorClient, type PastDueSubscription, pastDueNow, type SkipReason, skipReasonText } from './past-due.js';
+import { batchDecision, type PastDueSubscription, pastDueNow, type SkipReason, skipReasonText } from './past-due.js';
 import { eachLimited } from './pool.js';
-import { patient, StoppedWaiting } from './rate-limit.js';
+import { type OperatorClient, patient, StoppedWaiting } from './rate-limit.js';
 
 // The past_due batch retry engine. Each item the batch's rule retries (batchDecision) is
 // retried once, through `POST /v1/subscriptions/{id}/retry` with an idempotency key that
