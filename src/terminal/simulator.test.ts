@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cuttingProxy } from '../../test/support/cutting-proxy.js';
 import { startTestSandbox, testSandboxes, type TestSandbox } from '../../test/support/sandboxes.js';
 import { until } from '../../test/support/wait.js';
+import { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { type Customer, type CustomerAnswer, ReaderSimulator, type SimulatorOptions, type SimulatorSink } from './simulator.js';
@@ -32,12 +34,14 @@ describe('reader simulator', () => {
 
   function simulate(sb: TestSandbox, options: Partial<SimulatorOptions> & Pick<SimulatorOptions, 'reader'>) {
     const rec = recorder();
-    const simulator = new ReaderSimulator({ baseUrl: sb.baseUrl, headers: sb.headers, customer: answering({}), sink: rec.sink, ...options });
+    const client = new Client({ baseUrl: sb.baseUrl, account: sb.account, apiKey: sb.apiKey, headerPrefix: 'pay', retries: 0 });
+    const simulator = new ReaderSimulator({ baseUrl: sb.baseUrl, headers: sb.headers, client, customer: answering({}), sink: rec.sink, ...options });
     const done = simulator.run();
     done.catch(() => {});
     later(async () => {
       simulator.stop();
       await done.catch(() => {});
+      await client.close();
     });
     const readerId = async () => {
       await until(() => rec.reports, (r) => r.some((x) => x.kind === 'registered'), 'registration');
@@ -63,6 +67,24 @@ describe('reader simulator', () => {
     expect(sim.reports[2]!.args[2]).toMatchObject({ id: pi.id, status: 'succeeded', amount_received: 400 });
     expect(await intentOf(sb, pi.id)).toMatchObject({ status: 'succeeded', amount_received: 400 });
     await until(async () => (await sb.call('GET', `/v1/terminal-readers/${readerId}`)).body.status, (s) => s === 'offline', 'offline after once');
+  });
+
+  it.each([
+    { outcome: 'approved', status: 'succeeded' },
+    { outcome: 'declined', status: 'requires_payment_method' },
+  ] as const)('reports what the card did ($outcome) when the connection dropped after the service applied it but before its ack arrived, never "canceled"', async ({ outcome, status }) => {
+    const sb = await sandbox();
+    // The service applied the answer and sent its ack; the network fails before the reader gets it.
+    const proxy = await cuttingProxy(sb.baseUrl, (chunk) => chunk.includes('"type":"ack"'));
+    later(() => proxy.close());
+    const sim = simulate({ ...sb, baseUrl: proxy.baseUrl }, { reader: { serial_number: `SN-SIM-ACK-${outcome}`, processor: 'A', model: 'a-countertop' }, customer: answering({ outcome }), once: true });
+    const readerId = await sim.readerId();
+    const pi = await confirmOn(sb, readerId);
+    await sim.done;
+    expect(proxy.cuts()).toBe(1);
+    expect((await intentOf(sb, pi.id)).status).toBe(status);
+    expect(sim.kinds()).toEqual(['registered', 'action', 'lost', 'registered', 'answered']);
+    expect(sim.reports.at(-1)!.args[2]).toMatchObject({ id: pi.id, status });
   });
 
   /** A customer who never answers, and the signals that took each question away from them. */
@@ -169,7 +191,7 @@ describe('reader simulator', () => {
     await expect(badKey.done).rejects.toMatchObject({ status: 401, code: 'api_key_invalid' });
     const selfOwnedB = simulate(sb, { reader: { ...reader, activation_code: 'ABCD-EFGH' } });
     await expect(selfOwnedB.done).rejects.toMatchObject({ status: 400, param: 'processor' });
-    const nowhere = new ReaderSimulator({ baseUrl: 'http://127.0.0.1:9', headers: sb.headers, reader, customer: answering({}), sink: recorder().sink });
+    const nowhere = new ReaderSimulator({ baseUrl: 'http://127.0.0.1:9', headers: sb.headers, client: { call: async () => { throw new Error('no service to ask'); } }, reader, customer: answering({}), sink: recorder().sink });
     await expect(nowhere.run()).rejects.toBeInstanceOf(NetworkError);
 
     const older = simulate(sb, { reader });

@@ -1,6 +1,6 @@
 import { toApiError } from '../client/api-error.js';
 import { NetworkError } from '../client/errors.js';
-import type { RequestTrace } from '../client/client.js';
+import type { Client, RequestTrace } from '../client/client.js';
 import { ReconnectingSocket } from '../client/reconnecting-socket.js';
 import { endpoints } from '../domain/endpoints.js';
 import { ApiError } from '../domain/errors.js';
@@ -28,7 +28,7 @@ export interface SimulatorSink {
   registered(reader: TerminalReader, reconnected: boolean): void;
   /** A payment or refund arrived: the customer is asked. */
   action(action: CustomerAction): void;
-  /** The service acknowledged the customer's answer: the intent or refund as it now is. */
+  /** The service acknowledged the customer's answer (or, its ack lost with the connection, was read after reconnecting): the intent or refund as it now is. */
   answered(action: CustomerAction, answer: CustomerAnswer, object: PaymentIntent | Refund): void;
   /** The service refused the answer (it changed nothing). */
   refused(action: CustomerAction, error: ApiError): void;
@@ -42,6 +42,8 @@ export interface SimulatorOptions {
   baseUrl: string;
   /** The profile's auth headers. */
   headers: Record<string, string>;
+  /** The profile's client: reads what became of an action that ended while the reader was offline. */
+  client: Pick<Client, 'call'>;
   /** Who the reader is (DESIGN section 7); the activation code is used on the first connection only. */
   reader: Omit<ReaderHello, 'type' | 'terminal_reader_id'>;
   customer: Customer;
@@ -78,6 +80,8 @@ export class ReaderSimulator {
   private registered = false;
   private readerId: string | undefined;
   private current: Current | undefined;
+  /** Settles once what the last ended action came to was said. */
+  private ended: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SimulatorOptions) {
     const { baseUrl } = options;
@@ -173,16 +177,40 @@ export class ReaderSimulator {
     const current = this.current;
     // The action this reader was working on ended while it was offline; a pending one follows this frame.
     if (current && (reader.action === null || actionKey(reader.action) !== actionKey(current.action))) {
-      void this.end(current, () => this.options.sink.canceled(current.action, 'no longer pending on the service (completed or canceled while the reader was offline)'));
+      void this.end(current, () => this.endedOffline(current));
     }
     if (current?.answer && !current.sent && this.current === current) this.sendResult(current);
+  }
+
+  /**
+   * Says what an action that ended while the reader was offline came to, as the service
+   * has it: the customer's answer may have been applied and only its ack lost with the
+   * connection, so "no longer pending" alone does not say canceled.
+   */
+  private async endedOffline(current: Current): Promise<void> {
+    const { action, answer } = current;
+    const { sink, client } = this.options;
+    let object: PaymentIntent | Refund;
+    try {
+      object =
+        action.type === 'refund_payment'
+          ? await client.call<Refund>('refunds.get', { params: { id: action.refund_id } })
+          : await client.call<PaymentIntent>('payment_intents.get', { params: { id: action.payment_intent_id } });
+    } catch (error) {
+      return sink.canceled(action, `no longer pending on the service; what it came to could not be read (${error instanceof Error ? error.message : String(error)})`);
+    }
+    // Without an answer from this reader, or canceled, or waiting again (on another reader, say), its question was taken away.
+    const taken = answer === undefined || object.status === 'canceled' || object.status === 'requires_action' || object.status === 'pending';
+    if (taken) return sink.canceled(action, `no longer pending on this reader (now ${object.status}; it changed while the reader was offline)`);
+    sink.answered(action, answer, object);
   }
 
   private begin(action: CustomerAction): void {
     const previous = this.current;
     if (previous && actionKey(previous.action) === actionKey(action)) return;
-    // What the previous action came to is said before this one is shown and asked.
-    const previousEnded = previous ? this.end(previous, () => this.options.sink.canceled(previous.action, `replaced by ${actionKey(action)}`)) : Promise.resolve();
+    if (previous) void this.end(previous, () => this.options.sink.canceled(previous.action, `replaced by ${actionKey(action)}`));
+    // What the previous action came to (read from the service, maybe) is said before this one is shown and asked.
+    const previousEnded = this.ended;
     const controller = new AbortController();
     const current: Current = { action, controller, answer: undefined, sent: false, asked: Promise.resolve() };
     this.current = current;
@@ -213,13 +241,14 @@ export class ReaderSimulator {
    * lines (a prompt clears as it settles: said before, the news was erased with it, and
    * the screen kept a dead question), what it came to is said.
    */
-  private end(current: Current, report: () => void): Promise<void> {
+  private end(current: Current, report: () => void | Promise<void>): Promise<void> {
     if (this.current !== current) return Promise.resolve();
     this.current = undefined;
     current.controller.abort();
-    return current.asked.then(() => {
-      report();
+    this.ended = current.asked.then(async () => {
+      await report();
       if (this.options.once) this.stop();
     });
+    return this.ended;
   }
 }

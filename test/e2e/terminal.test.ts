@@ -1,5 +1,6 @@
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cuttingProxy } from '../support/cutting-proxy.js';
 import { until } from '../support/wait.js';
 import { PAY_BIN, type SandboxHandle, startSandbox } from './harness.js';
 import { hasTool, Tmux } from './tmux.js';
@@ -28,8 +29,8 @@ interface Simulator {
   exit(): Promise<{ exitCode: number | undefined; stderr: string }>;
 }
 
-function simulate(args: string[]): Simulator {
-  const child = execa(process.execPath, [PAY_BIN, 'terminal', 'simulate', ...args], { env: sb.env, extendEnv: false, reject: false, buffer: { stdout: false }, stdin: 'ignore' });
+function simulate(args: string[], env: Record<string, string | undefined> = {}): Simulator {
+  const child = execa(process.execPath, [PAY_BIN, 'terminal', 'simulate', ...args], { env: { ...sb.env, ...env }, extendEnv: false, reject: false, buffer: { stdout: false }, stdin: 'ignore' });
   const lines: string[] = [];
   let partial = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -131,6 +132,24 @@ describe('pay terminal simulate', () => {
     // The same --serial is the same reader each time.
     const readers = (await sb.http('GET', '/v1/terminal-readers?limit=100')).body.data.filter((r: any) => r.serial_number === serial);
     expect(readers).toHaveLength(1);
+  });
+
+  it('reports the payment succeeded when the connection drops after the service applied the card but before its ack arrived (not canceled)', async () => {
+    // The service applied the card and sent its ack; the network fails before the reader gets it.
+    const proxy = await cuttingProxy(sb.baseUrl, (chunk) => chunk.includes('"type":"ack"'));
+    try {
+      const sim = simulate(['--processor', 'A', '--model', 'a-countertop', '--once', '--json'], { PAY_BASE_URL: proxy.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey });
+      const { terminal_reader_id: readerId } = await sim.json('registered');
+      const pi = await payOn(readerId);
+      expect((await sim.exit()).exitCode).toBe(0);
+      expect(proxy.cuts()).toBe(1);
+      expect((await sb.http('GET', `/v1/payment-intents/${pi.id}`)).body.status).toBe('succeeded');
+      const types = sim.lines.map((l) => JSON.parse(l).type);
+      expect(types).toEqual(['registered', 'action', 'reconnecting', 'registered', 'result']);
+      expect(JSON.parse(sim.lines.at(-1)!)).toMatchObject({ type: 'result', payment_intent_id: pi.id, status: 'succeeded' });
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('accepts a jcb card in person on processor B and declines it on processor A', async () => {

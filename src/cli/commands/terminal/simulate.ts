@@ -103,6 +103,7 @@ export async function run(options: SimulateOptions, f: Factory): Promise<void> {
   const simulator = new ReaderSimulator({
     baseUrl: client.baseUrl,
     headers: client.authHeaders(),
+    client,
     reader: options.reader,
     customer,
     sink: f.io.json ? jsonSink(f.io) : humanSink(f.io),
