@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../domain/errors.js';
-import { Client } from './client.js';
+import { backoff, Client } from './client.js';
 import { NetworkError } from './errors.js';
 
 interface Seen {
@@ -101,5 +101,20 @@ describe('Client', () => {
     expect(trace).toContain('< 200 POST');
     for (const secret of [API_KEY, 'sk_test_returned_abcdefghijklmnop', 'sk_test_sent_abcdefghijklmnopqrst']) expect(trace).not.toContain(secret);
     expect(trace).toContain('sk_test_…wxyz');
+  });
+});
+
+describe('backoff', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('waits what Retry-After asks (at most 10 s) or backs off exponentially, plus up to half again as jitter', () => {
+    for (const [random, factor] of [[0, 1], [1, 1.5]] as const) {
+      vi.spyOn(Math, 'random').mockReturnValue(random);
+      expect(backoff(0, '1')).toBe(1000 * factor);
+      expect(backoff(3, ['2'])).toBe(2000 * factor);
+      expect(backoff(0, '60')).toBe(10_000 * factor);
+      expect(backoff(2)).toBe(800 * factor);
+      expect(backoff(1, 'soon')).toBe(400 * factor);
+    }
   });
 });

@@ -184,10 +184,15 @@ function errorCode(error: unknown): string | undefined {
   return (error as { code?: string } | undefined)?.code ?? cause?.code;
 }
 
-function backoff(attempt: number, retryAfter?: string | string[]): number {
+/**
+ * The wait before a retry: the service's Retry-After (capped), else exponential backoff;
+ * with jitter either way, never under what the service asked, so commands limited together
+ * do not all come back in the same instant and meet the limit again.
+ */
+export function backoff(attempt: number, retryAfter?: string | string[]): number {
   const seconds = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
-  if (Number.isFinite(seconds) && seconds > 0) return Math.min(seconds * 1000, 10_000);
-  return 200 * 2 ** attempt + Math.random() * 200;
+  const base = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, 10_000) : 200 * 2 ** attempt;
+  return base + Math.random() * base * 0.5;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
