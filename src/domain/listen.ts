@@ -12,6 +12,8 @@ export const ListenQuery = z
   .strictObject({
     /** Stream the events after this one. */
     after: EventId.optional(),
+    /** The log `after` is an event of (the ready frame's `log` on the connection that brought it): an `after` of another log is not looked for in this one. */
+    log: z.string().regex(/^log_[A-Za-z0-9]+$/, { error: 'must be an event log id (log_…)' }).optional(),
     /** Stream from this event, itself included. */
     from: EventId.optional(),
     /** Only these types (comma-separated; `family.*` allowed). */
@@ -29,14 +31,18 @@ export type ServerFrame =
   | {
       type: 'ready';
       listener: string | null;
-      /** The cursor streaming starts after (null: the account has no events yet). */
+      /** The cursor streaming starts after (null: the start of the log). */
       after: string | null;
+      /** The identity of the log `after` is in: a client keeps it with its cursor and names it as `log` with `after` (absent from older services). */
+      log?: string;
       /**
        * Where that cursor came from. `latest` is a first run; `after_gone`: the client's
        * cursor is no longer in the log (a reset), streaming resumes after its position;
-       * `unknown_after`: it names no position of this log (another database).
+       * `unknown_after`: it names no position of this log (another database);
+       * `other_log`: the client named another `log` (the sandbox started again with a new
+       * database), streaming starts at the start of this one.
        */
-      cursor_source: 'after' | 'from' | 'listener' | 'latest' | 'after_gone' | 'unknown_after';
+      cursor_source: 'after' | 'from' | 'listener' | 'latest' | 'after_gone' | 'unknown_after' | 'other_log';
       /** Events already waiting after the cursor, replayed first. */
       backlog: number;
       /** The server pings this often; a client that hears nothing for much longer reconnects. */

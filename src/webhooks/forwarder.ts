@@ -204,6 +204,10 @@ export class Forwarder {
   private settledAfter: string | undefined;
   /** Where the spool's cursor stands. */
   private cursorKept: string | undefined;
+  /** The service's log this connection streams (its ready frame's `log`). */
+  private connectionLog: string | undefined;
+  /** The log `receivedAfter ?? cursorKept` is an event of, named with it: after `other_log`, the old one until an event of the new one comes. */
+  private log: string | undefined;
   /** The tunnel is not read while there is no room for more unspooled events. */
   private paused = false;
   /** Delivered (or refused, or given up), spooled, and not yet let go by the spool. */
@@ -270,6 +274,7 @@ export class Forwarder {
       this.spool = new Spool(this.options.spoolFile);
       this.spoolClosed = false;
       this.cursorKept = this.spool.cursor;
+      this.log = this.spool.log;
       this.resumedFrom = this.options.from === undefined ? this.cursorKept : undefined;
       await this.tunnel.run();
     } finally {
@@ -325,7 +330,7 @@ export class Forwarder {
   }
 
   private query(): Record<string, string | undefined> {
-    const where = this.from !== undefined ? { from: this.from } : { after: this.receivedAfter ?? this.cursorKept };
+    const where = this.from !== undefined ? { from: this.from } : { after: this.receivedAfter ?? this.cursorKept, log: this.log };
     return { listener: this.options.listenerId, types: this.options.types?.join(','), ...where };
   }
 
@@ -344,11 +349,13 @@ export class Forwarder {
   }
 
   private onReady(frame: ReadyFrame, reconnected: boolean): void {
+    // Streaming resumes after frame.after, or at the start of another log: what came before and is not finished waits in the spool (with its log).
+    if (frame.after !== null || frame.cursor_source === 'other_log') this.spoolUnspooled();
+    this.spool.cursorLog = this.connectionLog = frame.log;
     if (frame.after !== null) {
-      // Streaming resumes after frame.after: what came before and is not finished waits in the spool.
-      this.spoolUnspooled();
       this.spool.cursor = frame.after;
       this.receivedAfter = this.settledAfter = this.cursorKept = frame.after;
+      this.log = frame.log;
       this.from = undefined;
     }
     // A new connection is read from the start.
@@ -358,6 +365,8 @@ export class Forwarder {
       sink.warning(`The service no longer has the event this listener stopped at (was the account reset?): delivering the ${frame.backlog} events logged after it.`);
     } else if (frame.cursor_source === 'unknown_after') {
       sink.warning(`The service does not know the event this listener stopped at (another database?): resuming ${frame.after ? `after ${frame.after}` : 'from the start'}.`);
+    } else if (frame.cursor_source === 'other_log') {
+      sink.warning(`The service's event log is not the one this listener stopped in (was the sandbox started again with a new database?): delivering its events from the start (${frame.backlog === 0 ? 'none yet' : frame.backlog === 1 ? '1 event' : `${frame.backlog} events`}).`);
     }
     if (reconnected) {
       sink.connection({ type: 'reconnected', after: frame.after, backlog: frame.backlog }, reconnectedNotice(frame));
@@ -428,6 +437,7 @@ export class Forwarder {
   private onEvent(event: Event, resend: boolean): void {
     if (!resend) {
       this.receivedAfter = event.id;
+      this.log = this.connectionLog;
       this.from = undefined;
     }
     let targets = this.targetsByType.get(event.type);

@@ -68,6 +68,8 @@ interface PendingRow {
  */
 export class Spool {
   private readonly db: Sqlite;
+  /** The service's log (the ready frame's `log`) of the cursors written from now on: kept with each, as a cursor of one log says nothing in another. */
+  cursorLog: string | undefined;
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -75,6 +77,7 @@ export class Spool {
     // themselves still do not wait for the disk.
     this.db = new Sqlite(file, { checkpointOffThread: true });
     this.db.exec(SCHEMA);
+    this.cursorLog = this.log;
   }
 
   private state(key: string): string | undefined {
@@ -90,7 +93,18 @@ export class Spool {
   }
 
   set cursor(id: string) {
-    this.db.transaction(() => this.setState('cursor', id));
+    this.db.transaction(() => this.setCursor(id));
+  }
+
+  /** The log the cursor is an event of (none from a service that names none). */
+  get log(): string | undefined {
+    return this.state('log');
+  }
+
+  private setCursor(id: string): void {
+    this.setState('cursor', id);
+    if (this.cursorLog === undefined) this.db.run("DELETE FROM state WHERE key = 'log'");
+    else this.setState('log', this.cursorLog);
   }
 
   /**
@@ -109,7 +123,7 @@ export class Spool {
         pending.seq = Number(lastInsertRowid);
         return true;
       });
-      if (cursor !== undefined) this.setState('cursor', cursor);
+      if (cursor !== undefined) this.setCursor(cursor);
       return added;
     });
   }
@@ -136,7 +150,7 @@ export class Spool {
   done(finished: readonly Pending[], cursor?: string): string[] {
     if (finished.length === 0 && cursor === undefined) return [];
     return this.db.transaction(() => {
-      if (cursor !== undefined) this.setState('cursor', cursor);
+      if (cursor !== undefined) this.setCursor(cursor);
       if (finished.length === 0) return [];
       this.db.run('DELETE FROM pending WHERE seq IN (SELECT value FROM json_each(?))', JSON.stringify(finished.map((pending) => pending.seq)));
       const ids = JSON.stringify([...new Set(finished.map((pending) => pending.event.id))]);

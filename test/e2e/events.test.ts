@@ -32,6 +32,27 @@ describe('pay events tail: a long-running process, stopped by a signal', () => {
     expect(await from.exited()).toBe(0);
   });
 
+  it('shows the events a sandbox started again with a new database logged before it reconnected', async () => {
+    const memory = await startSandbox({ clock: '2030-01-15' }); // --memory, in the foreground
+    const tail = memory.spawn(['events', 'tail', '--json']);
+    try {
+      await tail.said(/Streaming events/);
+      await memory.http('POST', '/v1/customers', { email: 'first-log@example.com' });
+      await tail.line(/first-log@example\.com/);
+      // Down until tail's next try is seconds away: the new log's events come before it reconnects.
+      await memory.restart(() => tail.said(/reconnecting in (?:[3-9]|\d\d)\.\ds/, 20_000));
+      for (const email of ['new-log-1@example.com', 'new-log-2@example.com']) await memory.http('POST', '/v1/customers', { email });
+      expect(tail.stderr()).not.toMatch(/Reconnected/);
+      await tail.line(/new-log-2@example\.com/, { timeoutMs: 20_000 });
+      expect(tail.stdout.map((line) => JSON.parse(line).data.object.email)).toEqual(['first-log@example.com', 'new-log-1@example.com', 'new-log-2@example.com']);
+      expect(tail.stderr()).toContain('Reconnected: resumed after the start of the log, 2 events replayed.');
+    } finally {
+      tail.signal('SIGKILL');
+      await tail.exited();
+      await memory.stop();
+    }
+  }, 60_000);
+
   it('exits 7 when the service cannot be reached at all, rather than retrying forever', async () => {
     const env = { PAY_BASE_URL: 'http://127.0.0.1:9', PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey };
     const unreachable = await sb.pay(['events', 'tail'], { env });

@@ -118,10 +118,11 @@ export interface SandboxHandle {
   /** SIGKILLs the sandbox process, as a crash: no cleanup runs. */
   kill(): Promise<void>;
   /**
-   * Stops the sandbox process if it still runs (SIGTERM), then starts a new one on the
-   * same port, database and config dir; the handle then talks to it.
+   * Stops the sandbox process if it still runs (SIGTERM), then (once `whileDown` is done,
+   * if given) starts a new one on the same port, database and config dir; the handle then
+   * talks to it.
    */
-  restart(): Promise<void>;
+  restart(whileDown?: () => Promise<void>): Promise<void>;
 }
 
 /** A running `pay` process whose output is read as it comes. */
@@ -242,9 +243,10 @@ export async function startSandbox(options: { clock?: string; db?: string; args?
       current.child.kill('SIGKILL');
       await current.child;
     },
-    async restart() {
+    async restart(whileDown) {
       current.child.kill('SIGTERM');
       await current.child;
+      await whileDown?.();
       current = await spawnSandbox(args(new URL(current.ready.base_url).port), env);
     },
   };

@@ -146,3 +146,53 @@ describe('pay webhooks listen never loses an event', () => {
     expect(await second.exited()).toBe(0);
   }, 120_000);
 });
+
+describe('pay webhooks listen across a sandbox started again with a new database', () => {
+  it('delivers every event the new log made before listen reconnected, warning that its cursor is of another log; and so does a listen started again', async () => {
+    const memory = await startSandbox({ clock: '2030-01-15' }); // --memory, in the foreground
+    const listens: PayProcess[] = [];
+    const listen = () => {
+      listens.push(memory.spawn(['webhooks', 'listen', '--forward-to', app.url('/new-log'), '--json']));
+      return listens.at(-1)!;
+    };
+    const eventIds = async () => ((await memory.http('GET', '/v1/events?limit=100')).body.data as Array<{ id: string }>).map((e) => e.id);
+    const otherLog = (n: string) => new RegExp(`^! The service's event log is not the one this listener stopped in .*: delivering its events from the start \\(${n}\\)\\.$`, 'm');
+    try {
+      const listener = listen();
+      await listener.line(/"type":"ready"/);
+      for (let i = 0; i < 3; i++) await memory.http('POST', '/v1/customers', {});
+      const before = await eventIds();
+      await app.waitFor(() => before.every((id) => app.ids().has(id)), 15_000, 'the first log\'s events');
+      // Down until listen's next try is seconds away: the new log's events come before it reconnects.
+      await memory.restart(() => listener.said(/reconnecting in (?:[3-9]|\d\d)\.\ds/, 20_000));
+      for (let i = 0; i < 2; i++) await memory.http('POST', '/v1/customers', {});
+      const since = await eventIds();
+      expect(since).toHaveLength(2);
+      expect(listener.stderr()).not.toMatch(/Reconnected/);
+      await app.waitFor(() => since.every((id) => app.ids().has(id)), 20_000, 'the new log\'s events');
+      expect(JSON.parse(await listener.line(/^\{"type":"reconnected"/))).toEqual({ type: 'reconnected', after: null, backlog: 2 });
+      expect(listener.stderr()).toMatch(otherLog('2 events'));
+      listener.signal('SIGINT');
+      expect(await listener.exited()).toBe(0);
+
+      // Started again, listen resumes where it stopped in this log (the service kept its cursor)…
+      const second = listen();
+      await second.said(new RegExp(`Resumed after ${since[0]}, nothing missed\\.`));
+      second.signal('SIGINT');
+      expect(await second.exited()).toBe(0);
+      // …and its spool keeps the log with its cursor: a listen started after the sandbox was gets the new log's events too.
+      await memory.restart();
+      await memory.http('POST', '/v1/customers', {});
+      const [third] = await eventIds();
+      const last = listen();
+      await app.waitFor(() => app.ids().has(third!), 20_000, 'the third log\'s event');
+      await last.said(otherLog('1 event'));
+    } finally {
+      for (const listener of listens) {
+        listener.signal('SIGKILL');
+        await listener.exited();
+      }
+      await memory.stop();
+    }
+  }, 60_000);
+});

@@ -127,6 +127,35 @@ describe('listen hub', () => {
     await tap.close();
   });
 
+  it('resumes an after of another log (a log named other than its own) at the start of its log, or where the listener acknowledged in it', async () => {
+    const sb = await sandbox();
+    for (let i = 0; i < 3; i++) await customer(sb);
+    const all = await eventIds(sb);
+    const first = await Tap.open(sb, '');
+    await until(() => first.ready, Boolean, 'ready');
+    const log = first.ready!.log!;
+    expect(log).toMatch(/^log_[0-9a-f]{24}$/);
+    await first.close();
+    // Its own log named: the after is looked for in it, as without a log.
+    const same = await Tap.open(sb, `?after=${all[1]}&log=${log}&listener=lsn_unit0011`);
+    await until(() => same.ready, Boolean, 'ready');
+    expect(same.ready).toMatchObject({ after: all[1], log, cursor_source: 'after', backlog: 1 });
+    await same.close();
+    // Another log: its after (whatever this log holds at its position) says nothing here.
+    const other = await Tap.open(sb, `?after=${all[1]}&log=log_0123456789abcdef01234567&listener=lsn_unit0012`);
+    await until(() => other.events().length, (n) => n === 3, 'the whole log');
+    expect(other.ready).toMatchObject({ after: null, log, cursor_source: 'other_log', backlog: 3 });
+    expect(other.events()).toEqual(all);
+    other.ack(all[2]!);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await other.close();
+    await customer(sb);
+    const again = await Tap.open(sb, `?after=${all[1]}&log=log_0123456789abcdef01234567&listener=lsn_unit0012`);
+    await until(() => again.events().length, (n) => n === 1, 'the event since');
+    expect(again.ready).toMatchObject({ after: all[2], log, cursor_source: 'listener', backlog: 1 });
+    await again.close();
+  });
+
   it('honours after, from and types, and falls back when after is unknown', async () => {
     const sb = await sandbox();
     for (let i = 0; i < 4; i++) await customer(sb);

@@ -4,13 +4,14 @@
  *
  * Protocol (JSON text frames; types in src/domain/listen.ts):
  *
- *   GET /v1/listen?after=evt_…|from=evt_…&types=a,b.*&listener=lsn_…
+ *   GET /v1/listen?after=evt_…&log=log_…|from=evt_…&types=a,b.*&listener=lsn_…
  *   with the auth headers of every request (`<prefix>-account`, `<prefix>-api-key`);
  *   a refused upgrade answers with the service's usual error body (401, 403, 400).
  *
- *   server → client  {type:'ready', listener, after, cursor_source, backlog, heartbeat_ms}
+ *   server → client  {type:'ready', listener, after, log, cursor_source, backlog, heartbeat_ms}
  *                    once, first: streaming starts after `after` (an event id, or null
- *                    for the start of the log); `backlog` events are already waiting.
+ *                    for the start of the log) of the log `log`; `backlog` events are
+ *                    already waiting.
  *                    {type:'events', events}  in log order, each event once per connection,
  *                    a batch a frame (up to BATCH; never empty);
  *                    {type:'event', event, resend:true}  `POST /v1/events/{id}/resend`,
@@ -25,6 +26,10 @@
  * first run gets only what happens after it connects. An `after` the log no longer holds
  * (the account was reset) resumes after the position its id names (`after_gone`); one
  * that names no position of this log falls back like a missing one (`unknown_after`).
+ * With `log` (the ready frame's, kept with the cursor), an `after` of another log (the
+ * sandbox started again with a new database, whose positions start again) is not looked
+ * for: streaming resumes at the listener's cursor in this log, else at its start
+ * (`other_log`), as none of its events can be told to come before the client's cursor.
  * Acknowledgements move the listener's cursor forward, never back, and it is kept in the
  * database: a reconnect resumes where the client stopped even if the client lost its own
  * cursor. Without `listener` (`events tail`) nothing is kept.
@@ -79,7 +84,9 @@ export class ListenHub extends WebSocketHub<Connection, ServerFrame> {
       return { seq: seq - 1, source: 'from' };
     }
     let unknownAfter = false;
-    if (query.after !== undefined) {
+    // Positions start again in a new log: one of another log says nothing of where the client stood in this one.
+    const otherLog = query.after !== undefined && query.log !== undefined && query.log !== log.identity;
+    if (query.after !== undefined && !otherLog) {
       const seq = log.seqOf(account, query.after);
       if (seq !== undefined) return { seq, source: 'after' };
       // Gone from the log (the account was reset): its id still says where it stood, and what was logged after it follows.
@@ -89,6 +96,7 @@ export class ListenHub extends WebSocketHub<Connection, ServerFrame> {
     }
     const kept = query.listener === undefined ? undefined : this.sandbox.store.listenCursors.get(account, query.listener);
     if (kept !== undefined) return { seq: kept, source: unknownAfter ? 'unknown_after' : 'listener' };
+    if (otherLog) return { seq: 0, source: 'other_log' };
     const latest = log.latest(account).seq;
     // A first run starts now; kept at once, so a reconnect before any event resumes here.
     if (query.listener !== undefined) this.sandbox.store.listenCursors.advance(account, query.listener, latest);
@@ -102,6 +110,7 @@ export class ListenHub extends WebSocketHub<Connection, ServerFrame> {
       type: 'ready',
       listener: connection.listener ?? null,
       after: log.idAtOrBefore(account, start.seq),
+      log: log.identity,
       cursor_source: start.source,
       backlog: log.countAfter(account, start.seq, connection.types),
       heartbeat_ms: this.heartbeatMs,

@@ -32,6 +32,8 @@ interface EventRow {
  */
 export class EventLog {
   private nextSeq: number;
+  /** This log's identity (log_…), minted with the database: a position means something in this log only. */
+  readonly identity: string;
   /** The newest position on disk: every event at or below it is. */
   private readonly onDisk: DurableMark;
 
@@ -43,6 +45,7 @@ export class EventLog {
     // Past every position used: those of erased events (clear) too.
     this.nextSeq = db.get<{ top: number }>('SELECT max(coalesce((SELECT max(seq) FROM events), 0), coalesce((SELECT top FROM erased_events), 0)) AS top')!.top + 1;
     this.onDisk = db.mark(() => this.nextSeq - 1);
+    this.identity = db.get<{ identity: string }>('SELECT identity FROM event_log')!.identity;
   }
 
   append(account: string, type: EventType, object: BaseObject, created: string, extra: Record<string, unknown> = {}): Event {

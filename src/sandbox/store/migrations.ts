@@ -273,4 +273,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE accounts ADD COLUMN clock_advance TEXT;
   `,
+  // 11: the event log's identity, minted with the database. An event id names a position
+  // of one log only, and positions start again in a new database (--memory, a new --db):
+  // a listen cursor is compared with this log's positions only when it names this log.
+  `
+  CREATE TABLE event_log (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    identity TEXT NOT NULL
+  );
+  INSERT INTO event_log (id, identity) VALUES (1, 'log_' || lower(hex(randomblob(12))));
+  `,
 ];

@@ -29,6 +29,9 @@ export async function run(options: TailOptions, f: Factory): Promise<void> {
     f.io.json ? f.io.printJSONLine(event) : f.io.out(eventColumns.map((c) => String(c.value(event) ?? '')).join(f.io.human ? '  ' : '\t'));
   let from = options.from;
   let last: string | undefined;
+  // The log `last` is an event of, named with it (a cursor of another log resumes at the start of the service's), and the log of the connection.
+  let log: string | undefined;
+  let connectionLog: string | undefined;
   const tunnel = new Tunnel({
     baseUrl: client.baseUrl,
     headers: client.authHeaders(),
@@ -36,15 +39,16 @@ export async function run(options: TailOptions, f: Factory): Promise<void> {
     // A service it never reached is an error (exit 7); once it streamed, it reconnects until stopped.
     giveUpBeforeReady: true,
     // After a reconnect, carry on after the last event shown.
-    query: () => ({ types: options.types?.join(','), ...(last !== undefined ? { after: last } : { from }) }),
+    query: () => ({ types: options.types?.join(','), ...(last !== undefined ? { after: last, log } : { from }) }),
     handlers: {
       ready: (frame, reconnected) => {
         from = undefined;
-        last ??= frame.after ?? undefined;
+        connectionLog = frame.log;
+        if (last === undefined && frame.after !== null) [last, log] = [frame.after, frame.log];
         f.io.info(reconnected ? reconnectedNotice(frame) : 'Streaming events (^C to stop)…');
       },
       event: (event, resend) => {
-        if (!resend) last = event.id;
+        if (!resend) [last, log] = [event.id, connectionLog];
         print(event);
       },
       lost: (reason, retryInMs, wasConnected) => f.io.warn(lostNotice(client.baseUrl, reason, retryInMs, wasConnected)),
