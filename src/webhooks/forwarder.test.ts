@@ -142,7 +142,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
   };
 
   /** A forwarder of the sandbox's account to the app, on a spool of its own; resolves once it is ready. */
-  async function forwarding(sb: TestSandbox, app: Receiver, spoolFile: string, onDelivery?: (result: DeliveryResult) => void, from?: string) {
+  async function forwarding(sb: TestSandbox, app: Receiver, spoolFile: string, onDelivery?: (result: DeliveryResult) => void, from?: string, timeoutMs = 30_000) {
     const deliveries: DeliveryResult[] = [];
     const said: string[] = [];
     let ready!: () => void;
@@ -151,7 +151,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
       deliveries.push(result);
       onDelivery?.(result);
     }, connection: (_change, text) => void said.push(text), notice: (text) => void said.push(text), warning: (text) => void said.push(`! ${text}`) };
-    const forwarder = new Forwarder({ baseUrl: sb.baseUrl, headers: sb.headers, listenerId: 'lsn_window1234', secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=', spoolFile, routing: { forwardTo: [app.url()], routes: [] }, from, forwardHeaders: {}, timeoutMs: 30_000, skipVerify: false, sink });
+    const forwarder = new Forwarder({ baseUrl: sb.baseUrl, headers: sb.headers, listenerId: 'lsn_window1234', secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=', spoolFile, routing: { forwardTo: [app.url()], routes: [] }, from, forwardHeaders: {}, timeoutMs, skipVerify: false, sink });
     const run = forwarder.run();
     later(async () => {
       await forwarder.stop();
@@ -210,6 +210,55 @@ describe('Forwarder with a window of deliveries in flight', () => {
     await until(() => forwarder.settled, (n) => n === 20, 'every event acknowledged');
     expect(receiver.ids().size).toBe(20);
     expect(receiver.received).toHaveLength(20);
+  });
+
+  it('widens the window to 64 for an app that answers at once, and no further', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let inFlight = 0;
+    let most = 0;
+    // The first 60 answered at once (each one widens the window by one, from 16); then every answer is held.
+    receiver.respond = async () => {
+      most = Math.max(most, ++inFlight);
+      if (receiver.received.length > 60) await released;
+      inFlight--;
+      return 200;
+    };
+    const spoolFile = spoolIn();
+    const { forwarder } = await forwarding(sb, receiver, spoolFile);
+    await customers(sb, 60);
+    await until(() => forwarder.settled, (n) => n === 60, 'the first 60 events acknowledged');
+    await customers(sb, 70);
+    await until(() => receiver.received.length, (n) => n === 60 + 64, 'a window of 64 in flight');
+    // Every event is in memory by now; none more goes out while the 64 are held.
+    await until(() => onDisk(spoolFile).rows.length, (n) => n === 70, 'the held events spooled', 5_000);
+    expect(receiver.received).toHaveLength(60 + 64);
+    expect(most).toBe(64);
+    release();
+    await until(() => forwarder.settled, (n) => n === 130, 'every event acknowledged');
+    expect(receiver.ids().size).toBe(130);
+  });
+
+  it('narrows the window for an app that answers slowly, down to one delivery at a time', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    let inFlight = 0;
+    const seen: number[] = []; // deliveries in flight as each request arrived
+    // Each answer takes 250 ms, above an eighth of the 1.6 s timeout: each round trip halves the window, 16 → 8 → 4 → 2 → 1.
+    receiver.respond = async () => {
+      seen.push(++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      inFlight--;
+      return 200;
+    };
+    const { forwarder } = await forwarding(sb, receiver, spoolIn(), undefined, undefined, 1_600);
+    await customers(sb, 36);
+    await until(() => forwarder.settled, (n) => n === 36, 'every event acknowledged', 20_000);
+    expect(Math.max(...seen)).toBe(16);
+    // After 16 + 8 + 4 + 2 deliveries, the rest went one at a time.
+    expect(seen.slice(-4)).toEqual([1, 1, 1, 1]);
   });
 
   it('spools nothing the app takes at once, never moves the cursor past an event it has not, and spools one it holds past a second', async () => {

@@ -4,7 +4,7 @@ import { Agent } from 'undici';
 import type { RequestTrace } from '../client/client.js';
 import { type Event, matchesType } from '../domain/events.js';
 import { acquireLock } from '../infra/pid-lock.js';
-import { postSignedEvent } from '../infra/webhook-post.js';
+import { type PostAttempt, postSignedEvent } from '../infra/webhook-post.js';
 import { ListenerRunningError } from './errors.js';
 import { type Pending, pendingOf, type Received, Spool } from './spool.js';
 import { lostNotice, type ReadyFrame, reconnectedNotice, resumedNotice, Tunnel } from './tunnel.js';
@@ -112,8 +112,18 @@ const FLUSH_MS = 2_000;
  * (listen killed within the batch) only means a replay.
  */
 const SETTLE_MS = 50;
-/** Deliveries in flight to one app at a time: its answers' round trips overlap. */
-const WINDOW = 16;
+/**
+ * Deliveries in flight to one app at a time, so its answers' round trips overlap: a
+ * target starts at WINDOW.start and, as TCP's congestion window does, gains one for each
+ * answer that came back quickly (within --timeout / SLOW_ANSWER of being sent), up to
+ * WINDOW.max; an answer slower than that, or none within --timeout, halves it (once per
+ * round trip, down to 1). A fast app soon has WINDOW.max in flight (on a busy machine the
+ * round trips include waits for the CPU, and 16 left listen idle between answers); a slow
+ * one, say one event a second handled one at a time, keeps only a few, so none waits at
+ * it for long enough to time out and be sent twice.
+ */
+const WINDOW = { start: 16, max: 64 };
+const SLOW_ANSWER = 8;
 /**
  * A target's events waiting in the spool are kept in memory up to about this many
  * (more when that many are backing off); beyond, they stay on disk until there is room.
@@ -159,6 +169,10 @@ interface TargetState {
   timer: NodeJS.Timeout | undefined;
   /** A look at what waits is already due this turn of the event loop. */
   pumping: boolean;
+  /** How many deliveries may be in flight (WINDOW). */
+  window: number;
+  /** When the window was last halved (performance.now()): an answer to a delivery sent before then does not halve it again. */
+  halvedAt: number;
 }
 
 /** An event of this run, in log order, not spooled: the service's log holds it after the spool's cursor. */
@@ -180,10 +194,11 @@ interface Unspooled {
  * at once is never written to the spool; one it fails, or has not taken within
  * UNSPOOLED_MS, is spooled (and the cursor moves past it), and so is everything when there
  * is no room in memory, or the run stops or reconnects. Per target, events go out oldest
- * first, up to WINDOW in flight: an app that is down is probed with its oldest event, one
- * at a time, and once back receives the rest in order; an event the app fails (5xx,
- * timeout) backs off on its own so later ones go ahead. What is sent comes from memory;
- * the spool is read only for what an earlier run left or what did not fit in memory.
+ * first, a window of them in flight (WINDOW): an app that is down is probed with its
+ * oldest event, one at a time, and once back receives the rest in order; an event the app
+ * fails (5xx, timeout) backs off on its own so later ones go ahead. What is sent comes
+ * from memory; the spool is read only for what an earlier run left or what did not fit
+ * in memory.
  */
 export class Forwarder {
   /** Opened by run() once it holds the spool's lock: a listen refused never touches it. */
@@ -343,7 +358,7 @@ export class Forwarder {
   private startForwarding(): void {
     this.started = true;
     for (const url of this.targetUrls()) {
-      this.targets.set(url, { url, down: 0, waiting: new Map(), loadedSeq: 0, complete: false, inFlight: new Set(), timer: undefined, pumping: false });
+      this.targets.set(url, { url, down: 0, waiting: new Map(), loadedSeq: 0, complete: false, inFlight: new Set(), timer: undefined, pumping: false, window: WINDOW.start, halvedAt: -Infinity });
     }
     for (const target of this.targets.values()) this.pumpNow(target);
   }
@@ -588,7 +603,7 @@ export class Forwarder {
     if (this.stopping || this.spoolClosed) return;
     clearTimeout(target.timer);
     target.timer = undefined;
-    const room = (target.down > 0 ? 1 : WINDOW) - target.inFlight.size;
+    const room = (target.down > 0 ? 1 : target.window) - target.inFlight.size;
     if (room <= 0) return;
     const now = Date.now();
     const { due, next } = this.due(target, now, room);
@@ -633,6 +648,7 @@ export class Forwarder {
     const attemptNumber = pending.attempts + 1;
     target.inFlight.add(pending.event.id);
     const at = Date.now();
+    const sentAt = performance.now();
     const attempt = await postSignedEvent(target.url, pending.event, this.options.secret, {
       dispatcher: this.agent,
       userAgent: 'pay-webhooks-listen',
@@ -644,6 +660,7 @@ export class Forwarder {
     target.inFlight.delete(pending.event.id);
     // Cut short by stop(): it stays spooled for the next run.
     if (!attempt) return;
+    this.adjustWindow(target, sentAt, attempt);
     let outcome: DeliveryOutcome = classify(attempt.status_code, attempt.error);
     let retryIn: number | null = null;
     // An event the app failed is spooled, with those before it, before its retry is noted there.
@@ -695,6 +712,17 @@ export class Forwarder {
     else if (target.inFlight.size === 0 && !this.stopping) {
       clearTimeout(target.timer);
       target.timer = setTimeout(() => this.pumpNow(target), retryIn ?? 0);
+    }
+  }
+
+  /** WINDOW's rule: one more for a quick answer, half for a slow one or none (once per round trip). */
+  private adjustWindow(target: TargetState, sentAt: number, attempt: PostAttempt): void {
+    if (attempt.error === 'timeout' || attempt.duration_ms * SLOW_ANSWER > this.options.timeoutMs) {
+      if (sentAt < target.halvedAt) return;
+      target.window = Math.max(1, target.window >> 1);
+      target.halvedAt = performance.now();
+    } else if (attempt.status_code !== null) {
+      target.window = Math.min(WINDOW.max, target.window + 1);
     }
   }
 
