@@ -261,6 +261,27 @@ describe('Forwarder with a window of deliveries in flight', () => {
     expect(seen.slice(-4)).toEqual([1, 1, 1, 1]);
   });
 
+  it('resumes after an account reset erased its cursor, saying how many events were logged since in words', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    const spoolFile = spoolIn();
+    const first = await forwarding(sb, receiver, spoolFile);
+    await customers(sb, 1);
+    await until(() => first.forwarder.settled, (n) => n === 1, 'the first event acknowledged');
+    await first.forwarder.stop();
+    await first.run;
+    expect((await sb.call('POST', '/v1/test-helpers/reset', {})).status).toBe(200);
+    await customers(sb, 1);
+    const second = await forwarding(sb, receiver, spoolFile);
+    await until(() => second.forwarder.settled, (n) => n === 1, 'the event logged since the reset acknowledged');
+    expect(second.said).toContain('! The service no longer has the event this listener stopped at (was the account reset?): delivering the event logged after it.');
+    await second.forwarder.stop();
+    await second.run;
+    expect((await sb.call('POST', '/v1/test-helpers/reset', {})).status).toBe(200);
+    const third = await forwarding(sb, receiver, spoolFile);
+    expect(third.said).toContain('! The service no longer has the event this listener stopped at (was the account reset?): nothing was logged after it.');
+  });
+
   it('spools nothing the app takes at once, never moves the cursor past an event it has not, and spools one it holds past a second', async () => {
     const sb = await sandbox();
     const receiver = await app();

@@ -377,7 +377,8 @@ export class Forwarder {
     this.paused = false;
     const sink = this.options.sink;
     if (frame.cursor_source === 'after_gone') {
-      sink.warning(`The service no longer has the event this listener stopped at (was the account reset?): delivering the ${frame.backlog} events logged after it.`);
+      const since = frame.backlog === 0 ? 'nothing was logged after it' : `delivering the ${frame.backlog === 1 ? 'event' : `${frame.backlog} events`} logged after it`;
+      sink.warning(`The service no longer has the event this listener stopped at (was the account reset?): ${since}.`);
     } else if (frame.cursor_source === 'unknown_after') {
       sink.warning(`The service does not know the event this listener stopped at (another database?): resuming ${frame.after ? `after ${frame.after}` : 'from the start'}.`);
     } else if (frame.cursor_source === 'other_log') {
