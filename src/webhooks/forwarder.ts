@@ -113,17 +113,20 @@ const FLUSH_MS = 2_000;
  */
 const SETTLE_MS = 50;
 /**
- * Deliveries in flight to one app at a time, so its answers' round trips overlap: a
- * target starts at WINDOW.start and, as TCP's congestion window does, gains one for each
- * answer that came back quickly (within --timeout / SLOW_ANSWER of being sent), up to
- * WINDOW.max; an answer slower than that, or none within --timeout, halves it (once per
- * round trip, down to 1). A fast app soon has WINDOW.max in flight (on a busy machine the
- * round trips include waits for the CPU, and 16 left listen idle between answers); a slow
- * one, say one event a second handled one at a time, keeps only a few, so none waits at
- * it for long enough to time out and be sent twice.
+ * Deliveries in flight to one app at a time, so its answers' round trips overlap. As
+ * TCP's congestion window (Reno): a target starts at WINDOW.start and gains one for each
+ * answer that did not wait long at the app (one a round trip once it was halved), up to
+ * WINDOW.max; an answer that waited longer than --timeout / WAITED_TOO_LONG, or none within
+ * --timeout, halves it (once a round trip, down to 1). An answer waited as much longer as
+ * it took than the app's fastest in FASTEST_FOR_MS: an app slow at everything but
+ * answering many at once keeps its window; one handling events one at a time, say one a
+ * second, keeps only a few in flight, so none waits there long enough to time out and be
+ * sent twice. A fast app soon has WINDOW.max in flight: on a busy machine round trips
+ * include waits for the CPU, and 16 left listen idle between answers.
  */
 const WINDOW = { start: 16, max: 64 };
-const SLOW_ANSWER = 8;
+const WAITED_TOO_LONG = 8;
+const FASTEST_FOR_MS = 10_000;
 /**
  * A target's events waiting in the spool are kept in memory up to about this many
  * (more when that many are backing off); beyond, they stay on disk until there is room.
@@ -169,10 +172,14 @@ interface TargetState {
   timer: NodeJS.Timeout | undefined;
   /** A look at what waits is already due this turn of the event loop. */
   pumping: boolean;
-  /** How many deliveries may be in flight (WINDOW). */
+  /** How many deliveries may be in flight (WINDOW): its whole part. */
   window: number;
+  /** Up to here the window gains one an answer, beyond it one a round trip: where it was last halved to. */
+  threshold: number;
   /** When the window was last halved (performance.now()): an answer to a delivery sent before then does not halve it again. */
   halvedAt: number;
+  /** The app's fastest answer (ms) in FASTEST_FOR_MS, and when it came: what one takes there without waiting. */
+  fastest: { ms: number; at: number };
 }
 
 /** An event of this run, in log order, not spooled: the service's log holds it after the spool's cursor. */
@@ -358,7 +365,7 @@ export class Forwarder {
   private startForwarding(): void {
     this.started = true;
     for (const url of this.targetUrls()) {
-      this.targets.set(url, { url, down: 0, waiting: new Map(), loadedSeq: 0, complete: false, inFlight: new Set(), timer: undefined, pumping: false, window: WINDOW.start, halvedAt: -Infinity });
+      this.targets.set(url, { url, down: 0, waiting: new Map(), loadedSeq: 0, complete: false, inFlight: new Set(), timer: undefined, pumping: false, window: WINDOW.start, threshold: WINDOW.max, halvedAt: -Infinity, fastest: { ms: Infinity, at: 0 } });
     }
     for (const target of this.targets.values()) this.pumpNow(target);
   }
@@ -604,7 +611,7 @@ export class Forwarder {
     if (this.stopping || this.spoolClosed) return;
     clearTimeout(target.timer);
     target.timer = undefined;
-    const room = (target.down > 0 ? 1 : target.window) - target.inFlight.size;
+    const room = (target.down > 0 ? 1 : Math.floor(target.window)) - target.inFlight.size;
     if (room <= 0) return;
     const now = Date.now();
     const { due, next } = this.due(target, now, room);
@@ -716,14 +723,18 @@ export class Forwarder {
     }
   }
 
-  /** WINDOW's rule: one more for a quick answer, half for a slow one or none (once per round trip). */
+  /** WINDOW's rule: more for an answer that did not wait long, half for one that did or for none (once a round trip). */
   private adjustWindow(target: TargetState, sentAt: number, attempt: PostAttempt): void {
-    if (attempt.error === 'timeout' || attempt.duration_ms * SLOW_ANSWER > this.options.timeoutMs) {
+    const now = performance.now();
+    const took = now - sentAt;
+    const { fastest } = target;
+    if (attempt.status_code !== null && (took <= fastest.ms || now - fastest.at > FASTEST_FOR_MS)) target.fastest = { ms: took, at: now };
+    if (attempt.error === 'timeout' || (took - target.fastest.ms) * WAITED_TOO_LONG > this.options.timeoutMs) {
       if (sentAt < target.halvedAt) return;
-      target.window = Math.max(1, target.window >> 1);
-      target.halvedAt = performance.now();
+      target.window = target.threshold = Math.max(1, target.window / 2);
+      target.halvedAt = now;
     } else if (attempt.status_code !== null) {
-      target.window = Math.min(WINDOW.max, target.window + 1);
+      target.window = Math.min(WINDOW.max, target.window + (target.window < target.threshold ? 1 : 1 / target.window));
     }
   }
 
