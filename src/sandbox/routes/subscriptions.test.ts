@@ -213,6 +213,25 @@ describe('the billing engine', () => {
     expect((await createdDates(sub.id)).at(-1)).toBe('2030-03-31T00:00:00Z');
   });
 
+  it('a failed payment that a later retry paid for cannot be confirmed: the period would be charged twice', async () => {
+    const sub = await subscribe();
+    await advance('2030-02-01');
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id, DECLINED) });
+    await advance('2030-03-01');
+    const failed = (await intentsOf(sub.id)).find((pi) => pi.status === 'requires_payment_method')!;
+    const good = await card(sub.customer_id);
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: good });
+    const retried = await ok('POST', `/v1/subscriptions/${sub.id}/retry`);
+    const charges = (await ok('GET', '/v1/charges?limit=100')).data.length;
+
+    const confirmed = await s.call('POST', `/v1/payment-intents/${failed.id}/confirm`, { payment_method_id: good });
+    expect(confirmed.status).toBe(409);
+    expect(confirmed.body.error).toMatchObject({ type: 'state_error', code: 'invalid_state' });
+    expect(confirmed.body.error.message).toBe(`Cannot confirm payment intent ${failed.id}: its status is requires_payment_method, and a later payment of subscription ${sub.id}, ${retried.latest_payment_intent_id}, has succeeded since: confirming this one would charge the customer a second time.`);
+    expect((await ok('GET', '/v1/charges?limit=100')).data).toHaveLength(charges);
+    expect(await ok('GET', `/v1/payment-intents/${failed.id}`)).toMatchObject({ status: 'requires_payment_method' });
+  });
+
   it('retry, pause and resume only from their states (409 naming the status)', async () => {
     const sub = await subscribe();
     for (const action of ['retry', 'pause', 'resume']) {

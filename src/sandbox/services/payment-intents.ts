@@ -142,6 +142,7 @@ export function confirmPaymentIntent(ctx: ServiceContext, id: string, body: Paym
   const intent = getPaymentIntent(ctx, id);
   requireStatus(intent, CONFIRMABLE, 'confirm');
   if (by === 'api') refuseOpenSessionIntent(ctx, intent, 'confirm');
+  refuseSupersededPayment(ctx, intent);
   const pmId = body.payment_method_id ?? intent.payment_method_id;
   if (pmId === null) throw missing('payment_method_id', `Missing required parameter: payment_method_id. Payment intent ${intent.id} has no payment method to confirm with.`);
   const pm = storedPaymentMethod(ctx, pmId, 'payment_method_id');
@@ -338,6 +339,22 @@ function refuseOpenSessionIntent(ctx: ServiceContext, intent: PaymentIntent, act
   const session = ctx.list<BaseObject>('checkout_session', { limit: 1, filters: { payment_intent_id: intent.id, status: 'open' } }).data[0];
   if (session) {
     throw new ApiError(409, 'invalid_state', `Cannot ${action} payment intent ${intent.id}: its status is ${intent.status}, and it belongs to checkout session ${session.id}, which is open. The customer pays it on the session's page (checkout_session_url), and it is canceled when the session expires; for another amount, create a new checkout session.`);
+  }
+}
+
+/**
+ * A subscription's failed payment is superseded once a later payment of the subscription
+ * succeeded (a retry pays for the period it was due in): confirmed then, it would charge
+ * the customer a second time for that period.
+ */
+function refuseSupersededPayment(ctx: ServiceContext, intent: PaymentIntent): void {
+  if (intent.subscription_id === null) return;
+  // Newest first: the subscription's later payments come before this one.
+  for (const other of ctx.list<PaymentIntent>('payment_intent', { limit: Number.MAX_SAFE_INTEGER, filters: { subscription_id: intent.subscription_id } }).data) {
+    if (other.id === intent.id) return;
+    if (other.status === 'succeeded') {
+      throw new ApiError(409, 'invalid_state', `Cannot confirm payment intent ${intent.id}: its status is ${intent.status}, and a later payment of subscription ${intent.subscription_id}, ${other.id}, has succeeded since: confirming this one would charge the customer a second time.`);
+    }
   }
 }
 
