@@ -155,6 +155,12 @@ describe('pay profiles add|list|use|show|remove in a script', () => {
       '✗ Invalid --api-key-stdin: must be printable characters, without spaces or line breaks.',
     );
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    // pay sandbox accounts add --api-key-stdin says the same of an empty stdin, not that the key is too short.
+    expect(await runPay(['sandbox', 'accounts', 'add', '--api-key-stdin'], { env: baseEnv(dir), input: '' })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: '✗ Missing --api-key-stdin: stdin was empty; pipe the key in, e.g. printf %s "$KEY" | pay sandbox accounts add --api-key-stdin …',
+    });
   });
 });
 
