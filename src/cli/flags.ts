@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { z } from 'zod';
-import { isMissingIssue, pairOf } from '../domain/errors.js';
+import { isMissingIssue, keyIssueOf, pairOf } from '../domain/errors.js';
 import { UsageError } from './errors.js';
 
 /**
@@ -63,7 +63,7 @@ export function checkedBody<S extends z.ZodType>(schema: S, fields: Record<strin
   const pair = pairOf(issue);
   if (pair) throw new UsageError(pairMessage([flag(pair[0]), flag(pair[1])], isMissingIssue(issue)));
   if (isMissingIssue(issue)) throw new UsageError(`Missing ${flag(param)}: ${issue.code === 'custom' ? issue.message : 'it is required'}.`);
-  throw new UsageError(`Invalid ${flag(param)}: ${issue.message}.`.replace(/\.\.$/, '.'));
+  throw new UsageError(`Invalid ${flag(param)}: ${(keyIssueOf(issue) ?? issue).message}.`.replace(/\.\.$/, '.'));
 }
 
 /** Two flags of which one is needed, given neither (`missing`) or both. */

@@ -106,8 +106,7 @@ function jsonFieldArgs(args: string[], program: Command, ids: RegExp | undefined
       out.push(arg);
       if (arg.startsWith('-')) {
         // A flag's value is not an argument.
-        const takesValue = !arg.includes('=') && [command, program].some((c) => c.options.some((o) => o.required && (o.long === arg || o.short === arg)));
-        if (takesValue && i + 1 < args.length) out.push(args[++i]!);
+        if (takesValue(arg, command, program) && i + 1 < args.length) out.push(args[++i]!);
         continue;
       }
       // The command the words name so far: a word naming one of its subcommands goes down to it.
@@ -121,11 +120,31 @@ function jsonFieldArgs(args: string[], program: Command, ids: RegExp | undefined
     const argument = command.registeredArguments[given];
     const awaited = command.commands.length > 0 || (argument !== undefined && (argument.argChoices === undefined || argument.argChoices.includes(next ?? '')));
     const names = awaited ? commandNames(command.commands.length > 0 ? command : program) : new Set<string>();
-    const isList = next !== undefined && FIELD_LIST.test(next) && !names.has(next) && !ids?.test(next);
+    // The word is the argument when it is one of the argument's choices (pay completion --json bash), or when
+    // no later word is left to give a required argument still missing (pay profiles use --json staging).
+    const missing = command.commands.length === 0 ? command.registeredArguments.slice(given).filter((a) => a.required).length : 0;
+    const isArgument = argument?.argChoices?.includes(next ?? '') === true || missing > wordsAfter(args, i + 2, command, program);
+    const isList = next !== undefined && FIELD_LIST.test(next) && !names.has(next) && !ids?.test(next) && !isArgument;
     out.push(`--json=${isList ? next : ''}`);
     if (isList) i++;
   }
   return out;
+}
+
+/** A flag that takes the next word as its value (`--limit 5`, not `--limit=5` or `--all`). */
+const takesValue = (arg: string, command: Command, program: Command) =>
+  !arg.includes('=') && [command, program].some((c) => c.options.some((o) => o.required && (o.long === arg || o.short === arg)));
+
+/** How many words from `from` on are arguments, not flags or their values. */
+function wordsAfter(args: string[], from: number, command: Command, program: Command): number {
+  let count = 0;
+  for (let i = from; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return count + args.length - i - 1;
+    if (!arg.startsWith('-')) count++;
+    else if (takesValue(arg, command, program)) i++;
+  }
+  return count;
 }
 
 /**

@@ -172,6 +172,21 @@ describe('--json fields on the commands with output of their own', () => {
     expect((await sb.http('GET', '/v1/customers?limit=100')).body.data.length).toBe(before);
   });
 
+  it('a bare --json before the argument a command still needs: the word is that argument, not a field list', async () => {
+    const added = await sb.pay(['profiles', 'add', 'staging', '--base-url', 'https://x.example.com', '--account', 'acct_x', '--api-key', 'sk_test_json_0123456789']);
+    expect(added.code, added.stderr).toBe(0);
+    const used = await sb.pay(['profiles', 'use', '--json', 'staging']);
+    expect([used.code, used.stderr]).toEqual([0, '']);
+    expect(JSON.parse(used.stdout)).toEqual({ default_profile: 'staging' });
+    expect((await sb.pay(['profiles', 'use', 'sandbox'])).code).toBe(0);
+    // One of the values an optional argument takes is that argument.
+    const completion = await sb.pay(['completion', '--json', 'bash']);
+    expect([completion.code, JSON.parse(completion.stdout).shell]).toEqual([0, 'bash']);
+    // With the argument still to come, the word is a field list.
+    const customer = await sb.json(['customers', 'create', '--email', 'fields@example.com']);
+    expect(JSON.parse((await sb.pay(['customers', 'get', '--json', 'id,email', customer.id])).stdout)).toEqual({ id: customer.id, email: 'fields@example.com' });
+  });
+
   it('support\'s past-due list and a batch\'s dry run select from their rows', async () => {
     expect(JSON.parse((await sb.pay(['subscriptions', 'past-due', '--json', 'subscription_id,retry'])).stdout)).toMatchObject({ object: 'list', data: [] });
     const bad = await sb.pay(['subscriptions', 'retry-past-due', '--dry-run', '--json', 'counts']);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, errors as undiciErrors } from 'undici';
 import { endpoints, type EndpointName, fillPath, isWrite } from '../domain/endpoints.js';
-import { maskSecret, redactBody, redactUrl } from '../config/mask.js';
+import { isSecretHeader, maskSecret, redactBody, redactUrl } from '../config/mask.js';
 import type { RawResponse } from './api-error.js';
 import { NetworkError } from './errors.js';
 import { serviceUrl } from './url.js';
@@ -31,6 +31,8 @@ export interface CallOptions {
   query?: Record<string, string | number | boolean | undefined> | Array<[string, string]>;
   /** Set to replay a write deliberately; otherwise every write gets a fresh key. */
   idempotencyKey?: string;
+  /** The caller's own headers (`pay api -H`), sent after the client's, which they may replace. */
+  headers?: Record<string, string>;
   /** Overrides the client's timeout for a request known to be long (0: none). */
   timeoutMs?: number;
 }
@@ -110,6 +112,7 @@ export class Client {
         'content-type': 'application/json',
         accept: 'application/json',
         'user-agent': this.options.userAgent ?? 'pay-cli',
+        ...options.headers,
       };
       if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
       return { url, headers };
@@ -156,10 +159,9 @@ export class Client {
   private traceRequest(method: string, url: URL, headers: Record<string, string>, body: string | undefined, attempt: number): void {
     const trace = this.options.trace;
     if (!trace) return;
-    const keyHeader = `${this.options.headerPrefix}-api-key`;
     trace(`> ${method.toUpperCase()} ${redactUrl(url)}${attempt > 0 ? ` (retry ${attempt})` : ''}`);
     for (const [name, value] of Object.entries(headers)) {
-      trace(`> ${name}: ${name === keyHeader ? maskSecret(value) : value}`);
+      trace(`> ${name}: ${isSecretHeader(name) ? maskSecret(value) : value}`);
     }
     if (body !== undefined) trace(`> ${redactBody(body)}`);
   }

@@ -5,6 +5,9 @@ export function maskSecret(secret: string): string {
   return '…';
 }
 
+/** Headers that carry a secret (the profile's `<prefix>-api-key`, a caller's Authorization): shown as maskSecret shows keys. */
+export const isSecretHeader = (name: string) => /^((proxy-)?authorization|cookie)$|(^|-)(api-?key|secret|token|password)$/i.test(name);
+
 /** Keys, secrets and tokens: shown as maskSecret shows keys. */
 const SECRET_NAME = /(^|_)(api_?key|secret|token|password)$/;
 /** Card numbers: the last 4 digits at most. */

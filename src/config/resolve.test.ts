@@ -83,5 +83,14 @@ describe('resolveProfile: flag > env > profile', () => {
   it('a bad value from the environment is named by its variable, not blamed on the profile', () => {
     expect(() => resolveProfile({}, { PAY_API_KEY: 'sk_test with space' }, stores)).toThrow(/^PAY_API_KEY must be/);
     expect(() => resolveProfile({}, { PAY_BASE_URL: 'ftp://x' }, stores)).toThrow(/^PAY_BASE_URL must be an http\(s\) URL/);
+    expect(() => resolveProfile({}, { PAY_HEADER_PREFIX: 'Acme' }, stores)).toThrow(/^PAY_HEADER_PREFIX must be lowercase letters/);
+  });
+
+  it('so is one of the environment alone (CI, no config file)', () => {
+    const ci = { PAY_BASE_URL: 'https://api.example.com', PAY_ACCOUNT: 'acct_ci', PAY_API_KEY: 'sk_live_ci_0123456789' };
+    expect(() => resolveProfile({}, { ...ci, PAY_BASE_URL: 'ftp://x' }, stores)).toThrow(/^PAY_BASE_URL must be an http\(s\) URL/);
+    expect(() => resolveProfile({}, { ...ci, PAY_ACCOUNT: 'acct ci' }, stores)).toThrow(/^PAY_ACCOUNT must be an account id/);
+    expect(() => resolveProfile({}, { ...ci, PAY_API_KEY: 'sk_live with space' }, stores)).toThrow(/^PAY_API_KEY must be printable/);
+    expect(() => resolveProfile({}, { ...ci, PAY_HEADER_PREFIX: 'Acme' }, stores)).toThrow(/^PAY_HEADER_PREFIX must be lowercase letters/);
   });
 });

@@ -32,7 +32,14 @@ export function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, stor
     api_key: flags.apiKey ?? (env.PAY_API_KEY || undefined),
   };
   const named = flags.profile ?? (env.PAY_PROFILE || undefined);
-  const environmentOnly = () => check(ENVIRONMENT_PROFILE, { ...direct, header_prefix: env.PAY_HEADER_PREFIX || DEFAULT_HEADER_PREFIX }, false);
+  // Where a field's value came from when not from the profile: a bad one is named by it.
+  const origin = (field: string): string | undefined => {
+    if (field === 'header_prefix') return env.PAY_HEADER_PREFIX ? 'PAY_HEADER_PREFIX' : undefined;
+    if (!(field in FLAG_OF)) return undefined;
+    if (flags[FLAG_OF[field as Field]] !== undefined) return `--${field.replace('_', '-')}`;
+    return direct[field as Field] !== undefined ? `PAY_${field.toUpperCase()}` : undefined;
+  };
+  const environmentOnly = () => check(ENVIRONMENT_PROFILE, { ...direct, header_prefix: env.PAY_HEADER_PREFIX || DEFAULT_HEADER_PREFIX }, false, origin);
   if (named === undefined && direct.base_url && direct.account && direct.api_key) return environmentOnly();
   const profiles = store();
   const name = named ?? profiles.defaultName() ?? SANDBOX_PROFILE;
@@ -60,10 +67,7 @@ export function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, stor
   const isSandbox = (saved === undefined || saved.sandbox === true) && !elsewhere;
   // The sandbox profile before its first start has no values yet: starting it writes them.
   if (isSandbox && saved === undefined) return { name, sandbox: true, ...merged } as ResolvedProfile;
-  return check(saved === undefined ? ENVIRONMENT_PROFILE : name, merged, isSandbox, (field) => {
-    if (flags[FLAG_OF[field]] !== undefined) return `--${field.replace('_', '-')}`;
-    return direct[field] !== undefined ? `PAY_${field.toUpperCase()}` : undefined;
-  });
+  return check(saved === undefined ? ENVIRONMENT_PROFILE : name, merged, isSandbox, origin);
 }
 
 const FLAG_OF = { base_url: 'baseUrl', account: 'account', api_key: 'apiKey' } as const;
@@ -87,7 +91,7 @@ function onThisMachine(url: string): boolean {
 }
 
 /** `origin(field)`: the flag or variable a field's value came from, when not from the profile. */
-function check(name: string, fields: Record<string, unknown>, sandbox: boolean, origin: (field: Field) => string | undefined = () => undefined): ResolvedProfile {
+function check(name: string, fields: Record<string, unknown>, sandbox: boolean, origin: (field: string) => string | undefined): ResolvedProfile {
   for (const field of ['base_url', 'account', 'api_key'] as const) {
     if (!fields[field]) {
       const env = `PAY_${field.toUpperCase()}`;
@@ -101,7 +105,7 @@ function check(name: string, fields: Record<string, unknown>, sandbox: boolean, 
   const checked = checkProfile(fields);
   if ('problem' in checked) {
     const { field, message } = checked.problem;
-    const given = field in FLAG_OF ? origin(field as Field) : undefined;
+    const given = origin(field);
     throw new ConfigError(given ? `${given} ${message}.` : `Profile '${name}': ${field} ${message}.`);
   }
   return { ...checked.profile, name, sandbox };

@@ -120,6 +120,9 @@ export function isMissingIssue(issue: z.core.$ZodIssue): boolean {
   return absent || noDiscriminator || (issue.code === 'custom' && issue.params?.missing === true);
 }
 
+/** A key of a record (metadata) breaking its rule: the issue of that rule, whose message is the key's own. */
+export const keyIssueOf = (issue: z.core.$ZodIssue): z.core.$ZodIssue | undefined => (issue.code === 'invalid_key' ? issue.issues[0] : undefined);
+
 /**
  * Turns a zod issue into the service's 400: `param` is the dotted path of the field, the
  * code says missing, unknown or invalid, the message states the rule. An unknown field
@@ -136,8 +139,8 @@ export function fromZodError(error: z.ZodError, schema?: z.ZodType, input?: unkn
     const takes = fields ? ` ${path.length === 0 ? 'This request' : clip(path.join('.'))} takes: ${fields.join(', ')}.` : '';
     return new ApiError(400, 'parameter_unknown', `Received unknown parameter: ${param}.${takes}`, { param });
   }
-  // A key of a record (metadata) breaking its rule: the rule is the key's own, and an empty key is the record's.
-  const keyIssue = issue.code === 'invalid_key' ? issue.issues[0] : undefined;
+  // An empty key's param is the record's.
+  const keyIssue = keyIssueOf(issue);
   const param = clip((keyIssue && path.at(-1) === '' ? path.slice(0, -1) : path).join('.'));
   if (issue.code === 'custom' && issue.params?.immutable === true) return immutable(param, `${issue.message}.`);
   if (isMissingIssue(issue)) {

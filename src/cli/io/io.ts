@@ -276,6 +276,13 @@ export class IO {
     return text.trim();
   }
 
+  /** A key piped in for `--api-key-stdin`: an empty stdin is a missing key, said with `example`, the command that pipes one in. */
+  async readKeyFromStdin(example: string): Promise<string> {
+    const key = await this.readStdin();
+    if (key === '') throw new UsageError(`Missing --api-key-stdin: stdin was empty; pipe the key in, e.g. printf %s "$KEY" | ${example} --api-key-stdin …`);
+    return key;
+  }
+
   // Prompts: only when canPrompt; otherwise the caller's flag is required.
 
   private async prompts() {

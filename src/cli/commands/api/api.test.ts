@@ -57,3 +57,29 @@ describe('pay api, spelled as gh api is', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ object: 'list' });
   });
 });
+
+// gh api's -H/--header: a header of the caller's, sent with the profile's auth.
+describe('pay api -H', () => {
+  it('sends the header; an Idempotency-Key given so replays a write as --idempotency-key does', async () => {
+    const args = ['api', '/v1/customers', '-f', 'email=header@example.com', '-H', 'Idempotency-Key: api-header-1', '-H', 'Accept-Language:fr'];
+    const first = await sb.pay(args);
+    expect(first.code, first.stderr).toBe(0);
+    const again = await sb.pay(args);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).id).toBe(JSON.parse(first.stdout).id);
+    expect(again.stderr).toContain('(replayed');
+  });
+
+  it('masks a secret-looking header in the --verbose trace', async () => {
+    const result = await sb.pay(['api', '/v1/customers', '-H', 'Authorization: Bearer tok_0123456789abcdefghij', '--verbose']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('> authorization: Bearer t…ghij');
+    expect(result.stderr).not.toContain('0123456789abcdefghij');
+  });
+
+  it('refuses a malformed header, one the client must set itself, and two idempotency keys, before any request (exit 2)', async () => {
+    expect(await sb.pay(['api', '/v1/customers', '-H', 'Authorization Bearer tok_0123456789abcdefghij'])).toMatchObject({ code: 2, stderr: "✗ Invalid -H: expected name:value, e.g. -H 'Accept-Language: fr'." });
+    expect(await sb.pay(['api', '/v1/customers', '-H', 'Host: example.com'])).toMatchObject({ code: 2, stderr: "✗ Invalid -H 'Host': pay sets Host itself." });
+    expect(await sb.pay(['api', '/v1/customers', '-f', 'email=a@example.com', '-H', 'Idempotency-Key: a', '--idempotency-key', 'b'])).toMatchObject({ code: 2, stderr: '✗ -H Idempotency-Key and --idempotency-key cannot be used together: choose one.' });
+  });
+});

@@ -30,6 +30,7 @@ const flags = {
   field: flag.repeated('-F, --field <key=value>', 'A typed field: true, false, null and whole numbers as JSON, @file a file\'s contents, @- stdin, else a string; repeatable', fieldFlag(true)),
   dataJson: flag.string('--data-json <json>', 'The whole body as JSON'),
   idempotencyKey: flag.string('--idempotency-key <key>', 'Send this Idempotency-Key (to replay a write deliberately)'),
+  header: flag.repeated('-H, --header <name:value>', 'Add a request header, as gh api takes it (repeatable); -H \'Idempotency-Key: k\' is --idempotency-key k'),
 };
 export type ApiOptions = OptionsOf<typeof args, typeof flags>;
 
@@ -45,6 +46,7 @@ const api = defineCommand({
     'pay api POST /v1/payment-methods -f type=card -f card.number=4242424242424242 -F card.exp_month=12 -F card.exp_year=2034 -f card.cvc=123',
     'pay api POST /v1/payment-intents --data-json \'{"amount":1099,"currency":"usd","payment_method_types":["card"]}\'',
     'pay api GET /v1/customers/cus_123 --json id,email   # only these fields of the answer',
+    'pay api POST /v1/customers -f email=jenny@example.com -H \'Idempotency-Key: signup-42\'   # again: the first answer, replayed',
   ],
   help: '\nThe answer\'s body is printed as JSON on stdout, an error\'s too (whole, whatever --json fields asks).\n',
   run: (options, f) => run(options, f),
@@ -94,14 +96,39 @@ function methodAndPath(options: ApiOptions): [method: string, path: string] {
   return [given?.toUpperCase() ?? (hasFields ? 'POST' : 'GET'), path];
 }
 
+/** The framing and target of a request: undici and the profile's base URL decide them, never a header. */
+const CLIENT_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+
+/** `-H 'Name: value'` pairs as headers by lowercase name; an Idempotency-Key among them is kept apart, as --idempotency-key. */
+function headersOf(pairs: string[]): { headers: Record<string, string>; idempotencyKey?: string } {
+  const headers: Record<string, string> = {};
+  for (const pair of pairs) {
+    const colon = pair.indexOf(':');
+    const name = pair.slice(0, colon).trim();
+    const value = pair.slice(colon + 1).trim();
+    if (colon <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(value)) {
+      // Not echoed: a malformed header may well be a secret (Authorization Bearer …).
+      throw new UsageError(`Invalid -H: expected name:value, e.g. -H 'Accept-Language: fr'.`);
+    }
+    if (CLIENT_HEADERS.has(name.toLowerCase())) throw new UsageError(`Invalid -H '${name}': pay sets ${name} itself.`);
+    headers[name.toLowerCase()] = value;
+  }
+  const { 'idempotency-key': idempotencyKey, ...rest } = headers;
+  return { headers: rest, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) };
+}
+
 export async function run(options: ApiOptions, f: Factory): Promise<void> {
   const [method, path] = methodAndPath(options);
   // Before the profile is read or a sandbox started; the client checks it again against the base URL.
   checkPath(path);
-  if (options.idempotencyKey !== undefined) {
+  const { headers, idempotencyKey: keyHeader } = headersOf(options.header ?? []);
+  if (keyHeader !== undefined && options.idempotencyKey !== undefined) throw new UsageError('-H Idempotency-Key and --idempotency-key cannot be used together: choose one.');
+  const idempotencyKey = options.idempotencyKey ?? keyHeader;
+  if (idempotencyKey !== undefined) {
     // The service's rule, loaded only when a key is given (it brings zod); undici would refuse such a key only as the request is made.
     const { IDEMPOTENCY_KEY_RULE, IdempotencyKey } = await import('../../../domain/common.js');
-    if (!IdempotencyKey.safeParse(options.idempotencyKey).success) throw new UsageError(`Invalid --idempotency-key: ${IDEMPOTENCY_KEY_RULE}.`);
+    const given = keyHeader === undefined ? '--idempotency-key' : '-H Idempotency-Key';
+    if (!IdempotencyKey.safeParse(idempotencyKey).success) throw new UsageError(`Invalid ${given}: ${IDEMPOTENCY_KEY_RULE}.`);
   }
   const given = [...(options.rawField ?? []), ...(options.field ?? [])].sort((x, y) => x.at - y.at);
   if (options.dataJson !== undefined && given.length > 0) throw new UsageError('Use -f/-F or --data-json, not both.');
@@ -127,7 +154,8 @@ export async function run(options: ApiOptions, f: Factory): Promise<void> {
     body,
     // For GET the fields are the query, names as written (`status=active`, `ids[]=a`).
     query: method === 'GET' ? fields.map(([key, value]): [string, string] => [key, value === null ? '' : String(value)]) : undefined,
-    idempotencyKey: options.idempotencyKey,
+    idempotencyKey,
+    headers,
   });
   const failed = response.status >= 400;
   // An error body is printed whole: a field list names fields of the answer asked for.

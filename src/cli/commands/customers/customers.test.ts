@@ -43,6 +43,11 @@ describe('pay customers', () => {
     expect(after.body.data.length).toBe(before.body.data.length);
   });
 
+  it('a metadata key breaking its rule is refused with that rule, as the service words it, naming --metadata', async () => {
+    const result = await sb.pay(['customers', 'create', '--metadata', `${'k'.repeat(41)}=v`]);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: '✗ Invalid --metadata: metadata keys are at most 40 characters.' });
+  });
+
   it('exits 4 for a missing customer', async () => {
     const result = await sb.pay(['customers', 'get', 'cus_doesnotexist']);
     expect(result.code).toBe(4);

@@ -34,8 +34,7 @@ export const add = defineCommand({
     }
     const baseUrl = options.baseUrl ?? (await io.ask('--base-url', 'Base URL of the service', { validate: answerRule('base_url') }));
     const account = options.account ?? (await io.ask('--account', 'Merchant account id', { validate: answerRule('account') }));
-    const apiKey = options.apiKey ?? (options.apiKeyStdin ? await io.readStdin() : await io.askSecret('--api-key-stdin', 'API key'));
-    if (options.apiKeyStdin && apiKey === '') throw new UsageError(`Missing --api-key-stdin: stdin was empty; pipe the key in, e.g. printf %s "$KEY" | pay profiles add ${name} --api-key-stdin …`);
+    const apiKey = options.apiKey ?? (options.apiKeyStdin ? await io.readKeyFromStdin(`pay profiles add ${name}`) : await io.askSecret('--api-key-stdin', 'API key'));
     const checked = checkProfile({ base_url: baseUrl, account, api_key: apiKey, header_prefix: options.headerPrefix });
     if ('problem' in checked) {
       const { field, message, missing } = checked.problem;

@@ -125,6 +125,15 @@ describe('pay profiles add|list|use|show|remove in a script', () => {
     expect((await runPay(['profiles', 'use', 'a'], { env: baseEnv(dir, { PAY_PROFILE: 'a' }) })).stderr).toBe("✓ 'a' is now the default profile.");
   });
 
+  it('pay profiles use sandbox goes back to the local sandbox before any sandbox start wrote its profile', async () => {
+    const dir = freshDir();
+    await runPay(['profiles', 'add', 'staging', '--base-url', 'https://x.example.com', '--account', 'acct_x', '--api-key', 'sk_test_use_0123456789', '--default'], { env: baseEnv(dir) });
+    expect(await runPay(['profiles', 'use', 'sandbox'], { env: baseEnv(dir) })).toEqual({ code: 0, stdout: '', stderr: "✓ 'sandbox' is now the default profile." });
+    expect(JSON.parse((await runPay(['profiles', 'show', '--json'], { env: baseEnv(dir) })).stdout)).toMatchObject({ name: 'sandbox', sandbox: true });
+    // Any other unsaved name is still refused.
+    expect((await runPay(['profiles', 'use', 'prod'], { env: baseEnv(dir) })).code).toBe(2);
+  });
+
   it('the name sandbox is the local sandbox\'s: a service\'s profile by that name is refused, as sandbox start would take it over', async () => {
     const dir = freshDir();
     const result = await runPay(['profiles', 'add', 'sandbox', '--base-url', 'https://real.example.com', '--account', 'acct_real', '--api-key', 'sk_live_real_0123456789abcdef'], { env: baseEnv(dir) });
@@ -146,6 +155,12 @@ describe('pay profiles add|list|use|show|remove in a script', () => {
       '✗ Invalid --api-key-stdin: must be printable characters, without spaces or line breaks.',
     );
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    // pay sandbox accounts add --api-key-stdin says the same of an empty stdin, not that the key is too short.
+    expect(await runPay(['sandbox', 'accounts', 'add', '--api-key-stdin'], { env: baseEnv(dir), input: '' })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: '✗ Missing --api-key-stdin: stdin was empty; pipe the key in, e.g. printf %s "$KEY" | pay sandbox accounts add --api-key-stdin …',
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import { SANDBOX_PROFILE } from '../../../config/profile.js';
 import { arg, defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
 
@@ -9,7 +10,8 @@ export const use = defineCommand({
   fields: ['default_profile'],
   async run(options, f) {
     const store = await f.profiles();
-    if (!store.get(options.name)) throw new UsageError(`No profile named '${options.name}'. Profiles: ${store.names().join(', ') || '(none)'}.`);
+    // The sandbox's profile is in force even before pay sandbox start writes it (its sandbox starts on demand), as --profile sandbox is.
+    if (options.name !== SANDBOX_PROFILE && !store.get(options.name)) throw new UsageError(`No profile named '${options.name}'. Profiles: ${store.names().join(', ') || '(none)'}.`);
     await store.setDefault(options.name);
     if (f.io.json) return f.io.printJSON({ default_profile: options.name });
     f.io.success(`'${options.name}' is now the default profile.`);

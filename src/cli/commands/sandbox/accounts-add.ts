@@ -30,7 +30,7 @@ export async function run(options: AccountsAddOptions, f: Factory): Promise<void
   // The key is made here, not taken from the response: a retried request's replay
   // withholds the secret it minted.
   const { newApiKey } = await import('../../../sandbox/store/accounts.js');
-  const apiKey = options.apiKeyStdin ? await f.io.readStdin() : newApiKey();
+  const apiKey = options.apiKeyStdin ? await f.io.readKeyFromStdin('pay sandbox accounts add') : newApiKey();
   const body = checkedBody(AccountCreate, { account: options.account, api_key: apiKey }, (p) => (p === 'api_key' ? '--api-key-stdin' : `--${p}`));
   const profile = await f.profile();
   if (!maybeSandbox(profile)) throw new UsageError(`Profile '${profile.name}' (${profile.base_url}) is not a sandbox: accounts are added to the sandbox only.`);

@@ -56,3 +56,28 @@ describe('test helpers go to the sandbox only, as the clock and reset do', () =>
     });
   });
 });
+
+describe('pay trigger --list and --show take nothing they would ignore', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pay-trigger-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const env = cliEnv(dir);
+
+  it('--show with --override is refused: the file printed would not have the change asked for', async () => {
+    expect(await runCli(['trigger', '--show', 'payment_intent.succeeded', '--override', 'amount=5000'], { env })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: '✗ --show and --override cannot be used together: --show prints the built-in flow as it is; change the copy, or run it with --override.',
+    });
+  });
+
+  it('--list with a flow, --file, --show or --override is refused, not run as a bare --list', async () => {
+    for (const extra of [['payment_intent.succeeded'], ['--file', 'flow.json'], ['--show'], ['--override', 'amount=5000']]) {
+      const result = await runCli(['trigger', '--list', ...extra], { env });
+      expect(result, extra.join(' ')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: '✗ --list lists the built-in flows: it takes no <flow>, --file, --show or --override.',
+      });
+    }
+  });
+});

@@ -107,6 +107,13 @@ export function overridesByStep(flow: FlowFile, primary: string, pairs: string[]
 }
 
 export async function run(options: TriggerOptions, f: Factory): Promise<Record<string, string>> {
+  // Each would be ignored in silence: a script would get the bare list, or a file without the change it asked for.
+  if (options.list && (options.flow !== undefined || options.file !== undefined || options.show || options.override !== undefined)) {
+    throw new UsageError('--list lists the built-in flows: it takes no <flow>, --file, --show or --override.');
+  }
+  if (options.show && options.override !== undefined) {
+    throw new UsageError('--show and --override cannot be used together: --show prints the built-in flow as it is; change the copy, or run it with --override.');
+  }
   if (options.list) {
     f.io.declareFields(LIST_FIELDS);
     const flows = await Promise.all(BUILT_IN_FLOWS.map(async (name) => parseFlow(await builtIn(name), `${name}.json`)));
