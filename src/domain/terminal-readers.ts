@@ -38,8 +38,10 @@ export function readerModelRule(body: { processor: Processor; model: ReaderModel
   }
 }
 
+// Trimmed: a code is read off one screen and typed or pasted into another.
 export const ActivationCodeInput = z
   .string({ error: 'must be the activation code from POST /v1/terminal-readers/activation-codes' })
+  .trim()
   .min(1, { error: 'must not be empty' });
 export const ReaderLabel = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(100, { error: 'must be at most 100 characters' });
 export const ProcessorInput = z.enum(PROCESSORS, { error: 'must be A or B' });

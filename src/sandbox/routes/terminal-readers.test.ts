@@ -22,6 +22,13 @@ describe('terminal readers', () => {
     expect(reused.body.error.message).toContain(res.body.id);
   });
 
+  it('takes a code as pasted: lowercase, with spaces around it', async () => {
+    const code = (await s.call('POST', '/v1/terminal-readers/activation-codes')).body.code;
+    const res = await s.call('POST', '/v1/terminal-readers/activate', { activation_code: ` ${code.toLowerCase()}\n`, serial_number: 'SN-0050', processor: 'A', model: 'a-countertop' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'terminal_reader', serial_number: 'SN-0050', device_type: 'self_owned' });
+  });
+
   it('refuses processor B, foreign models, unknown and expired codes, naming the field', async () => {
     const code = (await s.call('POST', '/v1/terminal-readers/activation-codes')).body.code;
     const base = { activation_code: code, serial_number: 'SN-0100', processor: 'A', model: 'a-handheld' };
