@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASE_URL_RULE, checkProfile } from './profile.js';
+import { BASE_URL_RULE, BASE_URL_VERSION_RULE, checkProfile } from './profile.js';
 
 const valid = { base_url: 'https://api.example.com', account: 'acct_1', api_key: 'sk_test_0123456789' };
 
@@ -26,6 +26,14 @@ describe('checkProfile: the rules of a profile', () => {
     for (const base_url of ['https://user:hunter2@api.example.com', 'https://token@api.example.com', 'http://:hunter2@127.0.0.1:12111']) {
       expect(checkProfile({ ...valid, base_url }), base_url).toEqual({ problem: { field: 'base_url', message: BASE_URL_RULE } });
     }
+  });
+
+  it('refuses a base URL ending in /v1: every path pay sends starts with it, so each request would go to /v1/v1/… and be a 404', () => {
+    for (const base_url of ['https://api.example.com/v1', 'https://api.example.com/payments/v1/', 'http://127.0.0.1:12111/v1']) {
+      expect(checkProfile({ ...valid, base_url }), base_url).toEqual({ problem: { field: 'base_url', message: BASE_URL_VERSION_RULE } });
+    }
+    expect(BASE_URL_VERSION_RULE).toBe('must not end in /v1: the paths pay sends start with it (https://api.example.com/v1 is https://api.example.com)');
+    expect(checkProfile({ ...valid, base_url: 'https://api.example.com/payments' })).toMatchObject({ profile: { base_url: 'https://api.example.com/payments' } });
   });
 
   it('says when a required field is missing', () => {

@@ -29,8 +29,11 @@ export interface ProfileProblem {
 
 // The key goes in its own field, never where a URL is shown.
 export const BASE_URL_RULE = httpUrlRule('https://api.example.com');
+export const BASE_URL_VERSION_RULE = 'must not end in /v1: the paths pay sends start with it (https://api.example.com/v1 is https://api.example.com)';
 const aString = (value: unknown) => (typeof value === 'string' ? undefined : 'must be a string');
 const text = (rule: (value: string) => boolean, message: string) => (value: unknown) => aString(value) ?? (rule(value as string) ? undefined : message);
+const baseUrlProblem = (value: unknown) =>
+  aString(value) ?? (!isHttpUrlWithoutCredentials(value as string) ? BASE_URL_RULE : /\/v1\/?$/.test(new URL(value as string).pathname) ? BASE_URL_VERSION_RULE : undefined);
 
 /**
  * The rules of a profile's fields, checked when one is added and on every use (a file
@@ -38,7 +41,7 @@ const text = (rule: (value: string) => boolean, message: string) => (value: unkn
  * every command reads a profile, and zod would be most of a short command's start-up.
  */
 const RULES: { [K in keyof Profile]-?: { required: boolean; check: (value: unknown) => string | undefined } } = {
-  base_url: { required: true, check: text(isHttpUrlWithoutCredentials, BASE_URL_RULE) },
+  base_url: { required: true, check: baseUrlProblem },
   // A word, not a URL or a sentence: what goes in the account header.
   account: { required: true, check: text((v) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(v), 'must be an account id: letters, digits, _ and -, e.g. acct_123') },
   api_key: { required: true, check: text((v) => API_KEY_CHARACTERS.test(v), API_KEY_CHARACTERS_RULE) },
