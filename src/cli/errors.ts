@@ -38,7 +38,7 @@ export class NotRunningError extends Error {
 export class PortInUseError extends Error {
   override name = 'PortInUseError';
   constructor(readonly port: number) {
-    super(`${port} is in use; choose another with --port N (or --port 0 for any free port).`);
+    super(`Port ${port} is in use; choose another with --port N (or --port 0 for any free port).`);
   }
 }
 

@@ -178,7 +178,7 @@ describe('pay sandbox start --detach | status | stop', () => {
     const { env } = ciEnv();
     const first = JSON.parse((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env })).stdout);
     const port = new URL(first.base_url).port;
-    const said = `✗ ${port} is in use; choose another with --port N (or --port 0 for any free port).`;
+    const said = `✗ Port ${port} is in use; choose another with --port N (or --port 0 for any free port).`;
     const { env: other } = ciEnv();
     const foreground = await runPay(['sandbox', 'start', '--port', port, '--memory'], { env: other });
     expect({ exit: foreground.exitCode, stderr: foreground.stderr }).toEqual({ exit: 2, stderr: said });
