@@ -178,6 +178,21 @@ describe('customers and the event log', () => {
       expect((await call('GET', `/v1/customers?limit=${limit}`, { headers })).body.error, limit).toMatchObject({ code: 'parameter_invalid', param: 'limit', message: expect.stringContaining('must be an integer from 1 to 100') });
     }
   });
+
+  it('a query parameter given twice is told to be given once, not a rule both values meet', async () => {
+    for (const [url, param] of [
+      ['/v1/customers?limit=2&limit=3', 'limit'],
+      ['/v1/customers?email=a@example.com&email=a@example.com', 'email'],
+      ['/v1/subscriptions?status=active&status=paused', 'status'],
+      ['/v1/events?type=charge.succeeded&type=charge.refunded', 'type'],
+    ] as const) {
+      const res = await call('GET', url);
+      expect(res.status, url).toBe(400);
+      expect(res.body.error, url).toEqual({ type: 'invalid_request_error', code: 'parameter_invalid', param, message: `Invalid ${param}: give it once; it was given 2 times.` });
+    }
+    // One the operation does not take is unknown, however often it is given.
+    expect((await call('GET', '/v1/customers?foo=1&foo=2')).body.error).toMatchObject({ code: 'parameter_unknown', param: 'foo' });
+  });
 });
 
 describe('a rejected request changes nothing (acceptance 4)', () => {
