@@ -245,4 +245,16 @@ describe('a rejected request changes nothing (acceptance 4)', () => {
     const res = await call('GET', '/v1/nothing-here');
     expect(res).toMatchObject({ status: 404, body: { error: { type: 'not_found_error', code: 'route_missing' } } });
   });
+
+  it('a path served with another method says which: attach is PUT (Stripe has POST), customers are not updated', async () => {
+    const attach = await server.app.inject({ method: 'POST', url: '/v1/payment-methods/pm_AAAAAAAAAAAAAAAAAAAAAAAA/attach', headers: { ...A, 'content-type': 'application/json' }, payload: '{}' });
+    expect(attach.statusCode).toBe(404);
+    expect(attach.json().error).toEqual({ type: 'not_found_error', code: 'route_missing', message: 'No such route: POST /v1/payment-methods/{id}/attach. That path takes PUT.' });
+    const update = await server.app.inject({ method: 'DELETE', url: '/v1/payment-intents/pi_1', headers: A });
+    expect(update.json().error.message).toBe('No such route: DELETE /v1/payment-intents/{id}. That path takes GET or POST.');
+    const activate = await server.app.inject({ method: 'PUT', url: '/v1/terminal-readers/activate', headers: A });
+    expect(activate.json().error.message).toBe('No such route: PUT /v1/terminal-readers/activate. That path takes POST.');
+    // A path no operation has is told as before, its echo clipped.
+    expect((await call('GET', '/v1/nothing-here')).body.error.message).toBe('No such route: GET /v1/nothing-here.');
+  });
 });

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { maskCardNumbers } from '../domain/cards.js';
+import { pathServing } from '../domain/endpoints.js';
 import { ApiError, clip } from '../domain/errors.js';
 import { realScheduler, type Scheduler } from '../infra/time.js';
 import { DEFAULT_DELIVERY_TIMING, DeliveryWorker } from './events/delivery.js';
@@ -94,9 +95,15 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
     }
     return send(reply, apiError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, new ApiError(404, 'route_missing', `No such route: ${request.method} ${clip(request.url.split('?')[0]!)}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // A path served with other methods (attach is PUT where Stripe has POST) says which, naming the table's path, not echoing this one.
+    const served = pathServing(path);
+    const message = served
+      ? `No such route: ${request.method} ${served.path}. That path takes ${served.methods.join(' or ')}.`
+      : `No such route: ${request.method} ${clip(path)}.`;
+    return send(reply, new ApiError(404, 'route_missing', message));
+  });
   let closing = false;
   // A callback hook, not an async one: no promise on every request.
   app.addHook('onRequest', (request, _reply, done) => {
