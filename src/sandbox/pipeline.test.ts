@@ -212,6 +212,19 @@ describe('a rejected request changes nothing (acceptance 4)', () => {
     expect(snapshot()).toBe(before);
   });
 
+  it('a body that is not UTF-8 (Latin-1, as labelled) is refused, not stored with its letters replaced by U+FFFD', async () => {
+    const before = snapshot();
+    for (const contentType of ['application/json', 'application/json; charset=iso-8859-1']) {
+      const res = await server.app.inject({ method: 'POST', url: '/v1/customers', headers: { ...A, 'content-type': contentType }, payload: Buffer.from('{"first_name":"Jos\xe9"}', 'latin1') });
+      expect(res.statusCode, contentType).toBe(400);
+      expect(res.json().error, contentType).toEqual({ type: 'invalid_request_error', code: 'invalid_json', param: 'body', message: 'The request body must be JSON encoded in UTF-8 (RFC 8259 section 8.1), and it is not valid UTF-8: send it UTF-8 encoded, not Latin-1 or UTF-16.' });
+    }
+    expect(snapshot()).toBe(before);
+    // The same name in UTF-8 is taken as it is.
+    const utf8 = await server.app.inject({ method: 'POST', url: '/v1/customers', headers: { ...A, 'content-type': 'application/json' }, payload: Buffer.from('{"first_name":"José"}', 'utf8') });
+    expect(utf8.json()).toMatchObject({ object: 'customer', first_name: 'José' });
+  });
+
   it('a query parameter of an operation that takes none is unknown: 400 naming it', async () => {
     const before = snapshot();
     const created = await call('POST', '/v1/customers?email=q@example.com', { body: {} });

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -72,12 +73,16 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
   app.server.on('checkExpectation', refuseExpectation);
   app.server.on('connect', refuseConnect);
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body: Buffer, done) => {
     try {
       // Bodies are read as they come: a compressed one would be called invalid JSON, or its header ignored.
       const encoding = request.headers['content-encoding']?.trim().toLowerCase();
       if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
         throw new ApiError(400, 'unsupported_content_encoding', `Unsupported Content-Encoding '${clip(encoding)}': send the JSON body uncompressed.`, { param: 'Content-Encoding' });
+      }
+      // Read as a string, bytes that are not UTF-8 would become U+FFFD and be stored so: 'José' in Latin-1 as 'Jos\uFFFD'.
+      if (!isUtf8(body)) {
+        throw new ApiError(400, 'invalid_json', 'The request body must be JSON encoded in UTF-8 (RFC 8259 section 8.1), and it is not valid UTF-8: send it UTF-8 encoded, not Latin-1 or UTF-16.', { param: 'body' });
       }
       done(null, parseJson(body.toString()));
     } catch (error) {
