@@ -79,4 +79,19 @@ export function fillPath(path: string, params: Record<string, string> = {}): str
   });
 }
 
+/**
+ * The table's path that a concrete path (`/v1/payment-methods/pm_1/attach`) is an instance
+ * of, with the methods serving it; a fixed sub-path (`/activate`) before an `{id}` one.
+ */
+export function pathServing(path: string): { path: string; methods: HttpMethod[] } | undefined {
+  const serving = Object.values(endpoints).filter((endpoint) => patternOf(endpoint.path).test(path));
+  const placeholders = (at: string) => at.split('{').length;
+  const fixed = serving.sort((a, b) => placeholders(a.path) - placeholders(b.path))[0];
+  if (!fixed) return undefined;
+  return { path: fixed.path, methods: serving.filter((endpoint) => endpoint.path === fixed.path).map((endpoint) => endpoint.method) };
+}
+
+/** The table's paths hold no character special in a pattern: only `{name}` becomes one segment. */
+const patternOf = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
+
 export const isWrite = (method: string) => method === 'POST' || method === 'PUT' || method === 'DELETE';

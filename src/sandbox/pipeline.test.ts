@@ -178,6 +178,21 @@ describe('customers and the event log', () => {
       expect((await call('GET', `/v1/customers?limit=${limit}`, { headers })).body.error, limit).toMatchObject({ code: 'parameter_invalid', param: 'limit', message: expect.stringContaining('must be an integer from 1 to 100') });
     }
   });
+
+  it('a query parameter given twice is told to be given once, not a rule both values meet', async () => {
+    for (const [url, param] of [
+      ['/v1/customers?limit=2&limit=3', 'limit'],
+      ['/v1/customers?email=a@example.com&email=a@example.com', 'email'],
+      ['/v1/subscriptions?status=active&status=paused', 'status'],
+      ['/v1/events?type=charge.succeeded&type=charge.refunded', 'type'],
+    ] as const) {
+      const res = await call('GET', url);
+      expect(res.status, url).toBe(400);
+      expect(res.body.error, url).toEqual({ type: 'invalid_request_error', code: 'parameter_invalid', param, message: `Invalid ${param}: give it once; it was given 2 times.` });
+    }
+    // One the operation does not take is unknown, however often it is given.
+    expect((await call('GET', '/v1/customers?foo=1&foo=2')).body.error).toMatchObject({ code: 'parameter_unknown', param: 'foo' });
+  });
 });
 
 describe('a rejected request changes nothing (acceptance 4)', () => {
@@ -195,6 +210,19 @@ describe('a rejected request changes nothing (acceptance 4)', () => {
     expect(res.body.error).toMatchObject({ code, param });
     expect(res.body.error.message.length).toBeGreaterThan(10);
     expect(snapshot()).toBe(before);
+  });
+
+  it('a body that is not UTF-8 (Latin-1, as labelled) is refused, not stored with its letters replaced by U+FFFD', async () => {
+    const before = snapshot();
+    for (const contentType of ['application/json', 'application/json; charset=iso-8859-1']) {
+      const res = await server.app.inject({ method: 'POST', url: '/v1/customers', headers: { ...A, 'content-type': contentType }, payload: Buffer.from('{"first_name":"Jos\xe9"}', 'latin1') });
+      expect(res.statusCode, contentType).toBe(400);
+      expect(res.json().error, contentType).toEqual({ type: 'invalid_request_error', code: 'invalid_json', param: 'body', message: 'The request body must be JSON encoded in UTF-8 (RFC 8259 section 8.1), and it is not valid UTF-8: send it UTF-8 encoded, not Latin-1 or UTF-16.' });
+    }
+    expect(snapshot()).toBe(before);
+    // The same name in UTF-8 is taken as it is.
+    const utf8 = await server.app.inject({ method: 'POST', url: '/v1/customers', headers: { ...A, 'content-type': 'application/json' }, payload: Buffer.from('{"first_name":"José"}', 'utf8') });
+    expect(utf8.json()).toMatchObject({ object: 'customer', first_name: 'José' });
   });
 
   it('a query parameter of an operation that takes none is unknown: 400 naming it', async () => {
@@ -229,5 +257,17 @@ describe('a rejected request changes nothing (acceptance 4)', () => {
   it('every failure has the error body, unknown routes included', async () => {
     const res = await call('GET', '/v1/nothing-here');
     expect(res).toMatchObject({ status: 404, body: { error: { type: 'not_found_error', code: 'route_missing' } } });
+  });
+
+  it('a path served with another method says which: attach is PUT (Stripe has POST), customers are not updated', async () => {
+    const attach = await server.app.inject({ method: 'POST', url: '/v1/payment-methods/pm_AAAAAAAAAAAAAAAAAAAAAAAA/attach', headers: { ...A, 'content-type': 'application/json' }, payload: '{}' });
+    expect(attach.statusCode).toBe(404);
+    expect(attach.json().error).toEqual({ type: 'not_found_error', code: 'route_missing', message: 'No such route: POST /v1/payment-methods/{id}/attach. That path takes PUT.' });
+    const update = await server.app.inject({ method: 'DELETE', url: '/v1/payment-intents/pi_1', headers: A });
+    expect(update.json().error.message).toBe('No such route: DELETE /v1/payment-intents/{id}. That path takes GET or POST.');
+    const activate = await server.app.inject({ method: 'PUT', url: '/v1/terminal-readers/activate', headers: A });
+    expect(activate.json().error.message).toBe('No such route: PUT /v1/terminal-readers/activate. That path takes POST.');
+    // A path no operation has is told as before, its echo clipped.
+    expect((await call('GET', '/v1/nothing-here')).body.error.message).toBe('No such route: GET /v1/nothing-here.');
   });
 });

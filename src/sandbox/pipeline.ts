@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type BaseObject, IDEMPOTENCY_KEY_RULE, IdempotencyKey } from '../domain/common.js';
 import { endpoints, type EndpointName, isWrite } from '../domain/endpoints.js';
-import { ApiError, clip, idempotencyKeyReused, parseOrThrow } from '../domain/errors.js';
+import { ApiError, clip, idempotencyKeyReused, invalid, parseOrThrow, shapeFor } from '../domain/errors.js';
 import { type BodyOf, bodySchemaOf } from '../domain/request-bodies.js';
 import type { ObjectKind } from '../domain/ids.js';
 import { REDACTED_HEADER, SHOWN_ONCE } from '../domain/secrets.js';
@@ -103,7 +103,7 @@ export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefine
       const body = bodyObject(request.body, name.endsWith('create'));
       const input = {
         body: (bodySchema ? parseOrThrow(bodySchema, body) : undefined) as BodyOf<N>,
-        query: (schemas.query ? parseOrThrow(schemas.query, request.query ?? {}) : undefined) as Parsed<QS>,
+        query: (schemas.query ? parseOrThrow(schemas.query, onceEach(schemas.query, request.query ?? {})) : undefined) as Parsed<QS>,
         params: request.params as Record<string, string>,
         origin: originOf(request),
         idempotency: key === undefined ? undefined : { key, bodyHash },
@@ -241,6 +241,18 @@ function bodyObject(body: unknown, required: boolean): object {
     throw new ApiError(400, 'parameter_invalid', `Invalid body: the request body must be a JSON object, not ${got}.`, { param: 'body' });
   }
   return body;
+}
+
+/**
+ * A query parameter the operation takes, given twice (`?limit=2&limit=3`), arrives as an
+ * array: it is told to be given once, where its schema would state a rule both values meet.
+ */
+function onceEach(schema: z.ZodType, query: object): object {
+  const taken = shapeFor(schema, query) ?? {};
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value) && Object.hasOwn(taken, name)) throw invalid(name, `Invalid ${name}: give it once; it was given ${value.length} times.`);
+  }
+  return query;
 }
 
 /** Unknown fields are refused (DESIGN section 4): in the body or the query of an operation that takes none. */

@@ -1,8 +1,10 @@
+import { isUtf8 } from 'node:buffer';
 import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { maskCardNumbers } from '../domain/cards.js';
+import { pathServing } from '../domain/endpoints.js';
 import { ApiError, clip } from '../domain/errors.js';
 import { realScheduler, type Scheduler } from '../infra/time.js';
 import { DEFAULT_DELIVERY_TIMING, DeliveryWorker } from './events/delivery.js';
@@ -71,12 +73,16 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
   app.server.on('checkExpectation', refuseExpectation);
   app.server.on('connect', refuseConnect);
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body: Buffer, done) => {
     try {
       // Bodies are read as they come: a compressed one would be called invalid JSON, or its header ignored.
       const encoding = request.headers['content-encoding']?.trim().toLowerCase();
       if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
         throw new ApiError(400, 'unsupported_content_encoding', `Unsupported Content-Encoding '${clip(encoding)}': send the JSON body uncompressed.`, { param: 'Content-Encoding' });
+      }
+      // Read as a string, bytes that are not UTF-8 would become U+FFFD and be stored so: 'José' in Latin-1 as 'Jos\uFFFD'.
+      if (!isUtf8(body)) {
+        throw new ApiError(400, 'invalid_json', 'The request body must be JSON encoded in UTF-8 (RFC 8259 section 8.1), and it is not valid UTF-8: send it UTF-8 encoded, not Latin-1 or UTF-16.', { param: 'body' });
       }
       done(null, parseJson(body.toString()));
     } catch (error) {
@@ -94,9 +100,15 @@ async function serverOn(options: SandboxOptions, scheduler: Scheduler, release: 
     }
     return send(reply, apiError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, new ApiError(404, 'route_missing', `No such route: ${request.method} ${clip(request.url.split('?')[0]!)}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // A path served with other methods (attach is PUT where Stripe has POST) says which, naming the table's path, not echoing this one.
+    const served = pathServing(path);
+    const message = served
+      ? `No such route: ${request.method} ${served.path}. That path takes ${served.methods.join(' or ')}.`
+      : `No such route: ${request.method} ${clip(path)}.`;
+    return send(reply, new ApiError(404, 'route_missing', message));
+  });
   let closing = false;
   // A callback hook, not an async one: no promise on every request.
   app.addHook('onRequest', (request, _reply, done) => {
