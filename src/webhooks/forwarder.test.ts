@@ -185,26 +185,32 @@ describe('Forwarder with a window of deliveries in flight', () => {
     return receiver;
   };
 
-  it('keeps 16 deliveries in flight and acknowledges each event only once the app answered it 2xx', async () => {
-    const sb = await sandbox();
-    const receiver = await app();
-    // The app holds its answer to the first 15 events until told; it answers the rest at once.
+  /** The app holds its answer to each request `held` picks (by how many it received) until release(); most(): the most it had at once. */
+  const holding = (receiver: Receiver, held: (received: number) => boolean) => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let inFlight = 0;
     let most = 0;
     receiver.respond = async () => {
       most = Math.max(most, ++inFlight);
-      if (receiver.received.length <= 15) await released;
+      if (held(receiver.received.length)) await released;
       inFlight--;
       return 200;
     };
+    return { release, most: () => most };
+  };
+
+  it('keeps 16 deliveries in flight and acknowledges each event only once the app answered it 2xx', async () => {
+    const sb = await sandbox();
+    const receiver = await app();
+    // The app holds its answer to the first 15 events until told; it answers the rest at once.
+    const { release, most } = holding(receiver, (n) => n <= 15);
     const { forwarder } = await forwarding(sb, receiver, spoolIn());
     await customers(sb, 20);
     // Five answered (one slot of the window, while fifteen are held): exactly those are acknowledged.
     await until(() => forwarder.settled, (n) => n === 5, 'the five answered events acknowledged');
     expect(receiver.received).toHaveLength(20);
-    expect(most).toBe(16);
+    expect(most()).toBe(16);
     expect(forwarder.settled).toBe(5);
     release();
     await until(() => forwarder.settled, (n) => n === 20, 'every event acknowledged');
@@ -215,17 +221,8 @@ describe('Forwarder with a window of deliveries in flight', () => {
   it('widens the window to 64 for an app that answers at once, and no further', async () => {
     const sb = await sandbox();
     const receiver = await app();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let inFlight = 0;
-    let most = 0;
     // The first 60 answered at once (each one widens the window by one, from 16); then every answer is held.
-    receiver.respond = async () => {
-      most = Math.max(most, ++inFlight);
-      if (receiver.received.length > 60) await released;
-      inFlight--;
-      return 200;
-    };
+    const { release, most } = holding(receiver, (n) => n > 60);
     const spoolFile = spoolIn();
     const { forwarder } = await forwarding(sb, receiver, spoolFile);
     await customers(sb, 60);
@@ -235,7 +232,7 @@ describe('Forwarder with a window of deliveries in flight', () => {
     // Every event is in memory by now; none more goes out while the 64 are held.
     await until(() => onDisk(spoolFile).rows.length, (n) => n === 70, 'the held events spooled', 5_000);
     expect(receiver.received).toHaveLength(60 + 64);
-    expect(most).toBe(64);
+    expect(most()).toBe(64);
     release();
     await until(() => forwarder.settled, (n) => n === 130, 'every event acknowledged');
     expect(receiver.ids().size).toBe(130);
