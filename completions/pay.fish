@@ -199,7 +199,7 @@ complete -c pay -n '__pay_at \'checkout\'' -a 'list' -d 'List checkout sessions,
 complete -c pay -n '__pay_at \'checkout\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'checkout create\'' -f
 complete -c pay -n '__pay_at \'checkout create\'' -l amount -x -d 'Amount in the currency\'s minor unit, e.g. 1099 for 10.99 (required; asked for at a terminal)'
-complete -c pay -n '__pay_at \'checkout create\'' -l cancel-url -x -d 'Where the page\'s cancel link goes'
+complete -c pay -n '__pay_at \'checkout create\'' -l cancel-url -x -d 'Where the page\'s cancel link goes (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'checkout create\'' -l currency -x -d 'Lowercase ISO 4217 currency code, e.g. usd, eur, jpy (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'checkout create\'' -l customer -x -d 'Customer paying'
 complete -c pay -n '__pay_at \'checkout create\'' -l description -x -d 'What is being paid for, shown on the page'
@@ -207,7 +207,7 @@ complete -c pay -n '__pay_at \'checkout create\'' -l help -s h -d 'Show help for
 complete -c pay -n '__pay_at \'checkout create\'' -l merchant-name -x -d 'Your name as the customer knows it, shown on the page'
 complete -c pay -n '__pay_at \'checkout create\'' -l metadata -x -d 'Metadata pair (repeatable)'
 complete -c pay -n '__pay_at \'checkout create\'' -l open -d 'Open the page in your browser'
-complete -c pay -n '__pay_at \'checkout create\'' -l success-url -x -d 'Where the customer goes after paying (gets ?session_id=cs_…)'
+complete -c pay -n '__pay_at \'checkout create\'' -l success-url -x -d 'Where the customer goes after paying (gets ?session_id=cs_…) (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'checkout get\'' -f
 complete -c pay -n '__pay_at \'checkout get\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'checkout get\'' -l open -d 'Open its page in your browser'

@@ -63,6 +63,11 @@ export class CheckFailedError extends Error {
   override name = 'CheckFailedError';
 }
 
+/** A secret the service shows once was in an answer that never arrived: what was created cannot be used (exit 1). */
+export class SecretLostError extends Error {
+  override name = 'SecretLostError';
+}
+
 const HINTS = new WeakMap<Error, string>();
 
 /**

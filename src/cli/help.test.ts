@@ -56,6 +56,10 @@ describe('help', () => {
   it('marks required flags, drops (default: false) and shows a duration default as typed', async () => {
     const create = (await pay(['webhooks', 'endpoints', 'create', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(create).toContain('--url <url> Where events are POSTed (http or https) (required; asked for at a terminal)');
+    // Every value the command asks for when missing, not only some of those on one screen.
+    const checkout = (await pay(['checkout', 'create', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(checkout).toContain('--success-url <url> Where the customer goes after paying (gets ?session_id=cs_…) (required; asked for at a terminal)');
+    expect(checkout).toContain('--cancel-url <url> Where the page\'s cancel link goes (required; asked for at a terminal)');
     const listen = (await pay(['webhooks', 'listen', '--help'])).stdout;
     expect(listen.replace(/\s+/g, ' ')).toContain('--timeout <duration> How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger) (default: 30s)');
     expect(listen).not.toContain('(default: false)');

@@ -4,7 +4,7 @@ import { ConfigError, CredentialsError } from '../config/errors.js';
 import { ApiError } from '../domain/errors.js';
 import { LockedError } from '../infra/pid-lock.js';
 import { ListenError } from '../webhooks/errors.js';
-import { CancelError, CheckFailedError, ConflictError, DeclinedError, hintOf, NotRunningError, PartialError, PortInUseError, UsageError } from './errors.js';
+import { CancelError, CheckFailedError, ConflictError, DeclinedError, hintOf, NotRunningError, PartialError, PortInUseError, SecretLostError, UsageError } from './errors.js';
 import { Factory, type GlobalFlags } from './factory.js';
 import { fieldsArg, groupExamples } from './flags.js';
 import { IO, type Streams } from './io/io.js';
@@ -44,6 +44,7 @@ const ERRORS: ReadonlyArray<readonly [new (...args: never[]) => Error, number, s
   [NotRunningError, EXIT.unreachable, 'not_running'],
   [PartialError, EXIT.partial, 'partial'],
   [CheckFailedError, EXIT.error, 'check_failed'],
+  [SecretLostError, EXIT.error, 'secret_lost'],
   [CancelError, EXIT.interrupted, 'cancelled'],
 ];
 

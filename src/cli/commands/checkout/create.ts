@@ -6,8 +6,8 @@ import { checkoutSessionFields, pageFlags } from './view.js';
 
 const flags = {
   ...moneyFlags,
-  successUrl: flag.string('--success-url <url>', 'Where the customer goes after paying (gets ?session_id=cs_…)', { field: 'success_url' }),
-  cancelUrl: flag.string('--cancel-url <url>', 'Where the page\'s cancel link goes', { field: 'cancel_url' }),
+  successUrl: flag.string('--success-url <url>', 'Where the customer goes after paying (gets ?session_id=cs_…)', { prompted: true, field: 'success_url' }),
+  cancelUrl: flag.string('--cancel-url <url>', 'Where the page\'s cancel link goes', { prompted: true, field: 'cancel_url' }),
   customer: flag.string('--customer <cus_id>', 'Customer paying', { field: 'customer_id' }),
   metadata: flag.keyValue('--metadata <key=value>', 'Metadata pair (repeatable)', { field: 'metadata' }),
   ...pageFlags,

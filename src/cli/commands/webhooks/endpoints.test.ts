@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cliSandbox } from '../../../../test/support/cli.js';
+import { cliEnv, cliSandbox, runCli } from '../../../../test/support/cli.js';
+import { cuttingProxy } from '../../../../test/support/cutting-proxy.js';
 
 const sb = cliSandbox({ clock: '2030-01-15T00:00:00Z' });
 
@@ -56,5 +57,23 @@ describe('pay webhooks endpoints', () => {
       expect(cli.stderr).not.toContain('hunter2');
     }
     expect((await sb.http('GET', '/v1/webhook-endpoints?limit=100')).body.data).toEqual(before);
+  });
+
+  it('fails, naming the endpoint to delete, when the answer holding the secret was lost: the retry\'s replay cannot carry it', async () => {
+    // The network fails on the way back of the create; the client retries with the same key.
+    const proxy = await cuttingProxy(sb.baseUrl, (chunk) => chunk.toString().includes('whsec_'));
+    try {
+      const env = cliEnv(sb.configDir, { PAY_BASE_URL: proxy.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey });
+      const result = await runCli(['webhooks', 'endpoints', 'create', '--url', 'https://example.com/lost', '--enabled-events', '*', '--json'], { env });
+      expect(proxy.cuts()).toBe(1);
+      const lost = (await sb.http('GET', '/v1/webhook-endpoints?limit=100')).body.data.find((e: { url: string }) => e.url === 'https://example.com/lost');
+      // No placeholder for a script to take as the secret, and an exit a script sees.
+      expect(result.stdout).toBe('');
+      expect(result.code).toBe(1);
+      expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'secret_lost', exit_code: 1 });
+      expect(result.stderr).toContain(`pay webhooks endpoints delete ${lost.id}`);
+    } finally {
+      await proxy.close();
+    }
   });
 });

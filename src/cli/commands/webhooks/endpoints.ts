@@ -1,7 +1,7 @@
 import { SHOWN_ONCE } from '../../../domain/secrets.js';
 import { type DeletedObject, namesNoEvents, type WebhookEndpoint, WebhookEndpointCreate } from '../../../domain/webhook-endpoints.js';
 import { bodyFrom, defineCommand, fieldsOf, flag, group, longName } from '../../command.js';
-import { UsageError } from '../../errors.js';
+import { SecretLostError, UsageError } from '../../errors.js';
 import { pairMessage } from '../../flags.js';
 import { getCommand, listCommand, stateCommand } from '../../verbs.js';
 import { endpointColumns } from './view.js';
@@ -40,9 +40,11 @@ const create = defineCommand({
     const client = await f.client();
     const endpoint = await client.call<WebhookEndpoint>('webhook_endpoints.create', { body });
     if (endpoint.secret === SHOWN_ONCE) {
-      // A retry replayed the first response, which was lost with its secret.
-      f.io.warn(`Webhook endpoint ${endpoint.id} was created, but its signing secret was in a response that did not arrive: delete it and create another.`);
-    } else if (f.io.human) {
+      // A retry replayed the first response, which was lost with its secret. Printed, the
+      // placeholder would be taken for the secret by a script, and nothing could verify.
+      throw new SecretLostError(`Webhook endpoint ${endpoint.id} was created, but its signing secret was in a response that did not arrive, and it is never shown again: delete it (pay webhooks endpoints delete ${endpoint.id} --yes) and create another.`);
+    }
+    if (f.io.human) {
       f.io.success(`Created webhook endpoint ${endpoint.id}`);
       f.io.warn('Save its signing secret now: it is not shown again.');
     }
