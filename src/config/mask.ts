@@ -44,6 +44,24 @@ export function redactBody(text: string): string {
   }
 }
 
+/**
+ * A path or URL as typed, as an error may quote it: a user and password before the host
+ * masked whole, query parameters masked by name as a trace masks them.
+ */
+export function redactTypedUrl(text: string): string {
+  const at = text.indexOf('?');
+  const head = (at === -1 ? text : text.slice(0, at)).replace(/^([a-z][a-z0-9+.-]*:(?:\/\/)?)[^/?#]*@/i, '$1…@');
+  if (at === -1) return head;
+  const query = text.slice(at + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq === -1) return pair;
+    const value = pair.slice(eq + 1);
+    const shown = redactField(pair.slice(0, eq), value);
+    return shown === value ? pair : `${pair.slice(0, eq)}=${String(shown)}`;
+  });
+  return `${head}?${query.join('&')}`;
+}
+
 /** A URL as a trace may show it: query parameters masked by name as body fields are. */
 export function redactUrl(url: URL): string {
   const pairs = [...url.searchParams];
