@@ -5,6 +5,15 @@ export function maskSecret(secret: string): string {
   return '…';
 }
 
+/**
+ * Text with every secret of the service's own shapes in it (`sk_…` API keys, `whsec_…`
+ * signing secrets) shown as maskSecret shows it: for what echoes what was typed, a key
+ * put where it does not belong (a positional argument, a flag that takes no value).
+ */
+export function maskSecretTokens(text: string): string {
+  return text.replace(/\b(?:sk|whsec)_[A-Za-z0-9_+/=-]{12,}/g, maskSecret);
+}
+
 /** Headers that carry a secret (the profile's `<prefix>-api-key`, a caller's Authorization): shown as maskSecret shows keys. */
 export const isSecretHeader = (name: string) => /^((proxy-)?authorization|cookie)$|(^|-)(api-?key|secret|token|password)$/i.test(name);
 

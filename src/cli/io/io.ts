@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
+import { maskSecretTokens } from '../../config/mask.js';
 import { maskCardNumbers } from '../../domain/cards.js';
 import { formatAmount, isAmountField, isCurrency } from '../../domain/money.js';
 import { CancelError, UsageError } from '../errors.js';
@@ -237,15 +238,16 @@ export class IO {
   }
 
   // An error may echo what was typed (a value, a word taken for a command): a card number
-  // typed in the wrong place shows its last 4 digits only, as the service's errors do.
+  // typed in the wrong place shows its last 4 digits only, as the service's errors do, and
+  // a key or signing secret its first 8 and last 4 characters, as a key is shown anywhere.
 
   error(message: string): void {
-    this.info(`${this.errColor.red('✗')} ${maskCardNumbers(message)}`);
+    this.info(`${this.errColor.red('✗')} ${maskSecretTokens(maskCardNumbers(message))}`);
   }
 
   /** An error as one JSON object on stderr (`--json`): scripts read it rather than a sentence. */
   errorJSON(error: Record<string, unknown>): void {
-    this.info(maskCardNumbers(JSON.stringify({ error })));
+    this.info(maskSecretTokens(maskCardNumbers(JSON.stringify({ error }))));
   }
 
   /** Verbose trace lines (fields masked by name by the caller); a card number anywhere in one, as its last 4 digits. */
