@@ -11,8 +11,12 @@ export function maskSecret(secret: string): string {
  * put where it does not belong (a positional argument, a flag that takes no value).
  */
 export function maskSecretTokens(text: string): string {
-  return text.replace(/\b(?:sk|whsec)_[A-Za-z0-9_+/=-]{12,}/g, maskSecret);
+  return text.replace(new RegExp(SECRET_TOKEN.source, 'g'), maskSecret);
 }
+
+/** The shapes of the service's own secrets: `sk_…` API keys, `whsec_…` signing secrets. */
+const SECRET_TOKEN = /\b(?:sk|whsec)_[A-Za-z0-9_+/=-]{12,}/;
+export const looksLikeSecret = (text: string) => SECRET_TOKEN.test(text);
 
 /** Headers that carry a secret (the profile's `<prefix>-api-key`, a caller's Authorization): shown as maskSecret shows keys. */
 export const isSecretHeader = (name: string) => /^((proxy-)?authorization|cookie)$|(^|-)(api-?key|secret|token|password)$/i.test(name);
