@@ -1,22 +1,4 @@
-/** A secret as it may be shown anywhere: its first 8 characters and last 4 at most. */
-export function maskSecret(secret: string): string {
-  if (secret.length >= 20) return `${secret.slice(0, 8)}…${secret.slice(-4)}`;
-  if (secret.length >= 8) return `${secret.slice(0, 3)}…${secret.slice(-2)}`;
-  return '…';
-}
-
-/**
- * Text with every secret of the service's own shapes in it (`sk_…` API keys, `whsec_…`
- * signing secrets) shown as maskSecret shows it: for what echoes what was typed, a key
- * put where it does not belong (a positional argument, a flag that takes no value).
- */
-export function maskSecretTokens(text: string): string {
-  return text.replace(new RegExp(SECRET_TOKEN.source, 'g'), maskSecret);
-}
-
-/** The shapes of the service's own secrets: `sk_…` API keys, `whsec_…` signing secrets. */
-const SECRET_TOKEN = /\b(?:sk|whsec)_[A-Za-z0-9_+/=-]{12,}/;
-export const looksLikeSecret = (text: string) => SECRET_TOKEN.test(text);
+import { maskSecret } from '../domain/secrets.js';
 
 /** Headers that carry a secret (the profile's `<prefix>-api-key`, a caller's Authorization): shown as maskSecret shows keys. */
 export const isSecretHeader = (name: string) => /^((proxy-)?authorization|cookie)$|(^|-)(api-?key|secret|token|password)$/i.test(name);

@@ -1,6 +1,5 @@
-import { API_KEY_CHARACTERS, API_KEY_CHARACTERS_RULE } from '../domain/secrets.js';
+import { API_KEY_CHARACTERS, API_KEY_CHARACTERS_RULE, looksLikeSecret } from '../domain/secrets.js';
 import { httpUrlRule, isHttpUrlWithoutCredentials } from '../domain/urls.js';
-import { looksLikeSecret } from './mask.js';
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const SANDBOX_PROFILE = 'sandbox';

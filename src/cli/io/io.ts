@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
-import { maskSecretTokens } from '../../config/mask.js';
 import { maskCardNumbers } from '../../domain/cards.js';
 import { formatAmount, isAmountField, isCurrency } from '../../domain/money.js';
+import { maskSecretTokens } from '../../domain/secrets.js';
 import { CancelError, UsageError } from '../errors.js';
 
 /** `1 subscription`, `3 subscriptions`: a count in a message a person reads. */
@@ -250,9 +250,9 @@ export class IO {
     this.info(maskSecretTokens(maskCardNumbers(JSON.stringify({ error }))));
   }
 
-  /** Verbose trace lines (fields masked by name by the caller); a card number anywhere in one, as its last 4 digits. */
+  /** Verbose trace lines (fields masked by name by the caller); a card number anywhere in one, as its last 4 digits, a key as maskSecret shows it. */
   trace(line: string): void {
-    if (this.verbose) this.info(this.errColor.dim(maskCardNumbers(line)));
+    if (this.verbose) this.info(this.errColor.dim(maskSecretTokens(maskCardNumbers(line))));
   }
 
   /** Runs `task` under a spinner on stderr at a TTY; silently elsewhere. */
