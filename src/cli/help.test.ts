@@ -104,4 +104,27 @@ describe('usage errors', () => {
     }
     expect((await pay(['payment-methods', 'create', '--type', '4242424242424242', '--json'])).stderr).not.toContain('4242424242424242');
   });
+
+  it('an API key or signing secret typed where it does not belong is echoed masked, as a key is shown anywhere', async () => {
+    const key = 'sk_test_m62QCng3mA1WcST3SJg55NRweZFICsDc';
+    const secret = 'whsec_UOzwB/9nHCvs2ZR7Z8dt8x3Y3fwVjhTO';
+    const misplaced = [
+      // The key as a positional argument, as some CLIs take it.
+      ['profiles', 'add', 'staging', key],
+      ['sandbox', 'accounts', 'add', '--api-key-stdin', key],
+      // A value given to a flag that takes none.
+      ['profiles', 'add', 'staging', `--api-key-stdin=${key}`],
+      ['webhooks', 'listen', secret],
+      ['--profile', key, 'customers', 'list'],
+    ];
+    for (const args of misplaced) {
+      for (const json of [[], ['--json']]) {
+        const result = await pay([...args, ...json]);
+        expect(result.code, args.join(' ')).toBe(2);
+        expect(result.stderr, args.join(' ')).toMatch(/sk_test_…CsDc|whsec_UO…jhTO/);
+        expect(result.stderr).not.toContain(key);
+        expect(result.stderr).not.toContain(secret);
+      }
+    }
+  });
 });

@@ -32,6 +32,15 @@ describe('the API key never appears whole in stdout, stderr or --verbose', () =>
     expectNoKey(result, sb.apiKey);
   });
 
+  it('a key put where an id goes is masked in the --verbose trace too: the path sent, the service\'s answer echoing it, the error', async () => {
+    for (const args of [['api', 'GET', `/v1/customers/${sb.apiKey}`, '--verbose'], ['customers', 'get', sb.apiKey, '--verbose'], ['api', 'GET', '/v1/customers', '-f', `starting_after=${sb.apiKey}`, '--verbose']]) {
+      const result = await sb.pay(args);
+      expect(result.code, result.stderr).not.toBe(0);
+      if (args[0] === 'api') expect(result.stderr).toContain('> GET');
+      expectNoKey(result, sb.apiKey);
+    }
+  });
+
   it('--verbose shows the trace, with the key masked', async () => {
     const result = await sb.pay(['customers', 'list', '--verbose']);
     expect(result.stderr).toContain('> GET');

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, errors as undiciErrors } from 'undici';
 import { endpoints, type EndpointName, fillPath, isWrite } from '../domain/endpoints.js';
-import { isSecretHeader, maskSecret, redactBody, redactUrl } from '../config/mask.js';
+import { isSecretHeader, redactBody, redactUrl } from '../config/mask.js';
+import { maskSecret } from '../domain/secrets.js';
 import type { RawResponse } from './api-error.js';
 import { NetworkError } from './errors.js';
 import { serviceUrl } from './url.js';

@@ -60,6 +60,24 @@ describe('serviceUrl', () => {
     expect(() => checkPath(path)).toThrow(PathError);
   });
 
+  it.each([
+    ['https://user:s3cr3tpass@api.example.com/v1/customers', 'https://…@api.example.com/v1/customers'],
+    ['https://sk_test_0123456789abcdefghij@api.example.com/v1/x', 'https://…@api.example.com/v1/x'],
+    ['/v1/customers?email=a b&api_key=sk_test_0123456789abcdefghij', '/v1/customers?email=a b&api_key=sk_test_…ghij'],
+    ['/v1/x\t?card_number=4242424242424242&cvc=123', '/v1/x\t?card_number=…4242&cvc=…'],
+  ])('refuses %j without echoing the password, key or card in it', (path, shownAs) => {
+    const message = (() => {
+      try {
+        checkPath(path);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    })();
+    expect(message).toContain(JSON.stringify(shownAs).slice(1, -1));
+    for (const secret of ['s3cr3tpass', 'sk_test_0123456789abcdefghij', '4242424242424242', 'cvc=123']) expect(message).not.toContain(secret);
+  });
+
   it.each(['/..', '/../x', '/v1/../../x', '/%2e%2e/x', '/.%2E/x', '/v1/%2e%2e/%2e%2e/steal'])('refuses %j: it climbs out of the base path', (path) => {
     expect(() => serviceUrl(BASE_WITH_PATH, path)).toThrow(/leaves the base URL's path \/pay\//);
   });

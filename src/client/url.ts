@@ -1,7 +1,11 @@
 import { PathError } from './errors.js';
+import { redactTypedUrl } from '../config/mask.js';
 
-/** How a path is shown in an error: escaped (control characters visible) and short. */
-const shown = (path: string) => JSON.stringify(path.length > 80 ? `${path.slice(0, 80)}…` : path);
+/** How a path is shown in an error: a password or key in it masked, escaped (control characters visible) and short. */
+function shown(path: string): string {
+  const masked = redactTypedUrl(path);
+  return JSON.stringify(masked.length > 80 ? `${masked.slice(0, 80)}…` : masked);
+}
 
 /**
  * Why `path` cannot be a path under a base URL, whatever the base: each of these makes a

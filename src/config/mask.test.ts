@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecret, redactBody, redactUrl } from './mask.js';
+import { maskSecret } from '../domain/secrets.js';
+import { redactBody, redactUrl } from './mask.js';
 
 describe('maskSecret', () => {
   it('shows at most the first 8 and last 4 characters', () => {

@@ -1,9 +1,4 @@
-/** A secret as it may be shown anywhere: its first 8 characters and last 4 at most. */
-export function maskSecret(secret: string): string {
-  if (secret.length >= 20) return `${secret.slice(0, 8)}…${secret.slice(-4)}`;
-  if (secret.length >= 8) return `${secret.slice(0, 3)}…${secret.slice(-2)}`;
-  return '…';
-}
+import { maskSecret } from '../domain/secrets.js';
 
 /** Headers that carry a secret (the profile's `<prefix>-api-key`, a caller's Authorization): shown as maskSecret shows keys. */
 export const isSecretHeader = (name: string) => /^((proxy-)?authorization|cookie)$|(^|-)(api-?key|secret|token|password)$/i.test(name);
@@ -42,6 +37,24 @@ export function redactBody(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * A path or URL as typed, as an error may quote it: a user and password before the host
+ * masked whole, query parameters masked by name as a trace masks them.
+ */
+export function redactTypedUrl(text: string): string {
+  const at = text.indexOf('?');
+  const head = (at === -1 ? text : text.slice(0, at)).replace(/^([a-z][a-z0-9+.-]*:(?:\/\/)?)[^/?#]*@/i, '$1…@');
+  if (at === -1) return head;
+  const query = text.slice(at + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq === -1) return pair;
+    const value = pair.slice(eq + 1);
+    const shown = redactField(pair.slice(0, eq), value);
+    return shown === value ? pair : `${pair.slice(0, eq)}=${String(shown)}`;
+  });
+  return `${head}?${query.join('&')}`;
 }
 
 /** A URL as a trace may show it: query parameters masked by name as body fields are. */

@@ -22,6 +22,13 @@ describe('checkProfile: the rules of a profile', () => {
     expect(checkProfile({ ...valid, sandbox: 'yes' })).toEqual({ problem: { field: 'sandbox', message: 'must be true or false' } });
   });
 
+  it('refuses an account that is a key or secret (the two swapped): it would be sent in the account header and shown whole in profiles list', () => {
+    for (const account of ['sk_test_m62QCng3mA1WcST3SJg55NRweZFICsDc', 'sk_live_0123456789abcdef', 'whsec_0123456789abcdef']) {
+      expect(checkProfile({ ...valid, account }), account).toEqual({ problem: { field: 'account', message: 'must be an account id, e.g. acct_123, not an API key or signing secret' } });
+    }
+    expect(checkProfile({ ...valid, account: 'sk_1' })).toMatchObject({ profile: { account: 'sk_1' } });
+  });
+
   it('refuses a base URL carrying credentials: they would be shown wherever the URL is (profiles list, errors, journals)', () => {
     for (const base_url of ['https://user:hunter2@api.example.com', 'https://token@api.example.com', 'http://:hunter2@127.0.0.1:12111']) {
       expect(checkProfile({ ...valid, base_url }), base_url).toEqual({ problem: { field: 'base_url', message: BASE_URL_RULE } });

@@ -1,4 +1,4 @@
-import { API_KEY_CHARACTERS, API_KEY_CHARACTERS_RULE } from '../domain/secrets.js';
+import { API_KEY_CHARACTERS, API_KEY_CHARACTERS_RULE, looksLikeSecret } from '../domain/secrets.js';
 import { httpUrlRule, isHttpUrlWithoutCredentials } from '../domain/urls.js';
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -43,7 +43,13 @@ const baseUrlProblem = (value: unknown) =>
 const RULES: { [K in keyof Profile]-?: { required: boolean; check: (value: unknown) => string | undefined } } = {
   base_url: { required: true, check: baseUrlProblem },
   // A word, not a URL or a sentence: what goes in the account header.
-  account: { required: true, check: text((v) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(v), 'must be an account id: letters, digits, _ and -, e.g. acct_123') },
+  // Nor the key: the two swapped would send the key in the account header and show it whole in profiles list.
+  account: {
+    required: true,
+    check: (v) =>
+      text((a) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(a), 'must be an account id: letters, digits, _ and -, e.g. acct_123')(v) ??
+      (looksLikeSecret(v as string) ? 'must be an account id, e.g. acct_123, not an API key or signing secret' : undefined),
+  },
   api_key: { required: true, check: text((v) => API_KEY_CHARACTERS.test(v), API_KEY_CHARACTERS_RULE) },
   header_prefix: { required: false, check: text((v) => /^[a-z][a-z0-9-]*$/.test(v), 'must be lowercase letters, digits and -') },
   sandbox: { required: false, check: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false') },

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { maskCardNumbers } from './cards.js';
+import { maskSecretTokens } from './secrets.js';
 import type { ErrorBody } from './error-body.js';
 
 export type { ErrorBody };
@@ -24,9 +25,9 @@ export type ErrorStatus = keyof typeof ERROR_TYPES;
 
 /** At most this much of what a request sent is echoed in an error (DESIGN section 4). */
 export const ECHO_LIMIT = 40;
-/** A value from the request, cut to a short prefix for an error message; a card number in it shows its last 4 digits only. */
+/** A value from the request, cut to a short prefix for an error message; a card number in it shows its last 4 digits only, a key its first 8 and last 4 characters. */
 export const clip = (value: string) => {
-  const text = maskCardNumbers(value);
+  const text = maskSecretTokens(maskCardNumbers(value));
   return text.length <= ECHO_LIMIT ? text : `${text.slice(0, ECHO_LIMIT)}…`;
 };
 

@@ -50,8 +50,11 @@ export interface TestClockObject {
   now: string;
 }
 
+/** A sandbox account id: what no API key is, so a value that breaks it is never echoed as an account. */
+export const SANDBOX_ACCOUNT_ID = /^acct_[A-Za-z0-9_]+$/;
+
 export const AccountCreate = z.strictObject({
-  account: z.string().regex(/^acct_[A-Za-z0-9_]+$/, { error: 'must start with acct_ and use letters, digits and _' }).optional(),
+  account: z.string().regex(SANDBOX_ACCOUNT_ID, { error: 'must start with acct_ and use letters, digits and _' }).optional(),
   api_key: z
     .string()
     .min(16, { error: 'must be at least 16 characters' })

@@ -136,6 +136,17 @@ describe('authentication (DESIGN.md section 4)', () => {
     expect(mismatch).toMatchObject({ status: 403, body: { error: { type: 'permission_error', code: 'account_mismatch' } } });
   });
 
+  it('403 with a key and an account header that holds no account id (the key itself, say): the header is not echoed', async () => {
+    for (const account of [KEY_B, `${KEY_B}x`, 'secret stuff', 'acct_a'.padEnd(60, 'x')]) {
+      const mismatch = await call('GET', '/v1/customers', { headers: { 'pay-account': account, 'pay-api-key': KEY_B } });
+      expect(mismatch).toMatchObject({ status: 403, body: { error: { type: 'permission_error', code: 'account_mismatch' } } });
+      const message: string = mismatch.body.error.message;
+      if (account.startsWith('acct_')) expect(message).toContain("account 'acct_a");
+      else expect(message).toBe("The API key does not belong to the pay-account header's value, which is not an account id (acct_…): send the merchant account id there, not the key.");
+      expect(message).not.toContain(KEY_B.slice(0, 16));
+    }
+  });
+
   it('authenticates before reading the body: no valid key is 401 whatever the body, not JSON or too large', async () => {
     const noKey = { 'pay-api-key': '' };
     expect(await call('POST', '/v1/customers', { headers: noKey, raw: '{not json' })).toMatchObject({ status: 401, body: { error: { code: 'api_key_missing' } } });

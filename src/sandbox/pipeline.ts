@@ -6,6 +6,7 @@ import { ApiError, clip, idempotencyKeyReused, invalid, parseOrThrow, shapeFor }
 import { type BodyOf, bodySchemaOf } from '../domain/request-bodies.js';
 import type { ObjectKind } from '../domain/ids.js';
 import { REDACTED_HEADER, SHOWN_ONCE } from '../domain/secrets.js';
+import { SANDBOX_ACCOUNT_ID } from '../domain/test-helpers.js';
 import type { Account } from './store/accounts.js';
 import { idempotencyExpired } from './store/idempotency.js';
 import type { Sandbox } from './sandbox.js';
@@ -278,6 +279,10 @@ export function authenticate(sandbox: Sandbox, request: HeaderSource): Account {
     throw new ApiError(401, 'account_missing', `No account provided: send the merchant account id in the ${prefix}-account header.`);
   }
   if (accountId !== account.id) {
+    // Not an account id: most likely the key itself (the two headers or variables swapped), never to be echoed into a log.
+    if (!SANDBOX_ACCOUNT_ID.test(accountId)) {
+      throw new ApiError(403, 'account_mismatch', `The API key does not belong to the ${prefix}-account header's value, which is not an account id (acct_…): send the merchant account id there, not the key.`);
+    }
     throw new ApiError(403, 'account_mismatch', `The API key does not belong to account '${clip(accountId)}'.`);
   }
   return account;

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
 import { maskCardNumbers } from '../../domain/cards.js';
 import { formatAmount, isAmountField, isCurrency } from '../../domain/money.js';
+import { maskSecretTokens } from '../../domain/secrets.js';
 import { CancelError, UsageError } from '../errors.js';
 
 /** `1 subscription`, `3 subscriptions`: a count in a message a person reads. */
@@ -237,20 +238,21 @@ export class IO {
   }
 
   // An error may echo what was typed (a value, a word taken for a command): a card number
-  // typed in the wrong place shows its last 4 digits only, as the service's errors do.
+  // typed in the wrong place shows its last 4 digits only, as the service's errors do, and
+  // a key or signing secret its first 8 and last 4 characters, as a key is shown anywhere.
 
   error(message: string): void {
-    this.info(`${this.errColor.red('✗')} ${maskCardNumbers(message)}`);
+    this.info(`${this.errColor.red('✗')} ${maskSecretTokens(maskCardNumbers(message))}`);
   }
 
   /** An error as one JSON object on stderr (`--json`): scripts read it rather than a sentence. */
   errorJSON(error: Record<string, unknown>): void {
-    this.info(maskCardNumbers(JSON.stringify({ error })));
+    this.info(maskSecretTokens(maskCardNumbers(JSON.stringify({ error }))));
   }
 
-  /** Verbose trace lines (fields masked by name by the caller); a card number anywhere in one, as its last 4 digits. */
+  /** Verbose trace lines (fields masked by name by the caller); a card number anywhere in one, as its last 4 digits, a key as maskSecret shows it. */
   trace(line: string): void {
-    if (this.verbose) this.info(this.errColor.dim(maskCardNumbers(line)));
+    if (this.verbose) this.info(this.errColor.dim(maskSecretTokens(maskCardNumbers(line))));
   }
 
   /** Runs `task` under a spinner on stderr at a TTY; silently elsewhere. */

@@ -1,4 +1,4 @@
-import { maskSecret } from '../../../config/mask.js';
+import { maskSecret } from '../../../domain/secrets.js';
 import { defineCommand } from '../../command.js';
 
 export const show = defineCommand({

@@ -1,4 +1,4 @@
-import { maskSecret } from '../../../config/mask.js';
+import { maskSecret } from '../../../domain/secrets.js';
 import type { Profile } from '../../../config/profile.js';
 import { fieldsOf } from '../../command.js';
 

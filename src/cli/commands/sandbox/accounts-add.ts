@@ -1,5 +1,5 @@
 import { PROFILE_NAME } from '../../../config/profile.js';
-import { maskSecret } from '../../../config/mask.js';
+import { maskSecret } from '../../../domain/secrets.js';
 import { AccountCreate } from '../../../domain/test-helpers.js';
 import { maybeSandbox } from '../../../config/resolve.js';
 import { UsageError } from '../../errors.js';

@@ -1,4 +1,4 @@
-import { maskSecret } from '../../../config/mask.js';
+import { maskSecret } from '../../../domain/secrets.js';
 import type { WebhookEndpoint } from '../../../domain/webhook-endpoints.js';
 import type { ConnectionChange, DeliveryResult, ListenSink, ReadyInfo, Routing } from '../../../webhooks/forwarder.js';
 import type { Column, IO } from '../../io/io.js';
