@@ -232,6 +232,37 @@ describe('the billing engine', () => {
     expect(await ok('GET', `/v1/payment-intents/${failed.id}`)).toMatchObject({ status: 'requires_payment_method' });
   });
 
+  it('a failed payment cannot be confirmed once an earlier failed payment of the same period was paid directly: the period would be charged twice', async () => {
+    const sub = await subscribe({ billing_cycle_anchor: '2030-01-15' }, DECLINED);
+    const declinedRetry = await s.call('POST', `/v1/subscriptions/${sub.id}/retry`);
+    expect(declinedRetry.status).toBe(402);
+    const [first, second] = await intentsOf(sub.id);
+    const good = await card(sub.customer_id);
+    // Spec section 3 rule 2: paying the first attempt directly leaves the subscription past_due.
+    await ok('POST', `/v1/payment-intents/${first!.id}/confirm`, { payment_method_id: good });
+    expect(await get(sub.id)).toMatchObject({ status: 'past_due' });
+    const charges = (await ok('GET', '/v1/charges?limit=100')).data.length;
+
+    const confirmed = await s.call('POST', `/v1/payment-intents/${second!.id}/confirm`, { payment_method_id: good });
+    expect(confirmed.status).toBe(409);
+    expect(confirmed.body.error).toMatchObject({ type: 'state_error', code: 'invalid_state' });
+    expect(confirmed.body.error.message).toBe(`Cannot confirm payment intent ${second!.id}: its status is requires_payment_method, and ${first!.id}, a failed payment of subscription ${sub.id} for the same period, has been paid since: confirming this one would charge the customer a second time.`);
+    expect((await ok('GET', '/v1/charges?limit=100')).data).toHaveLength(charges);
+    expect(await ok('GET', `/v1/payment-intents/${second!.id}`)).toMatchObject({ status: 'requires_payment_method' });
+  });
+
+  it('a failed payment of a later period can be confirmed: an earlier period\'s payment does not supersede it', async () => {
+    const sub = await subscribe({ billing_cycle_anchor: '2030-01-15' }, DECLINED);
+    const good = await card(sub.customer_id);
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: good });
+    await ok('POST', `/v1/subscriptions/${sub.id}/retry`);
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id, DECLINED) });
+    await advance('2030-02-15');
+    const failed = (await intentsOf(sub.id)).at(-1)!;
+    expect(failed.status).toBe('requires_payment_method');
+    expect(await ok('POST', `/v1/payment-intents/${failed.id}/confirm`, { payment_method_id: good })).toMatchObject({ status: 'succeeded' });
+  });
+
   it('retry, pause and resume only from their states (409 naming the status)', async () => {
     const sub = await subscribe();
     for (const action of ['retry', 'pause', 'resume']) {
