@@ -489,6 +489,31 @@ describe('clock advance', () => {
     expect([replayed.headers['idempotent-replayed'], replayed.body.now]).toEqual(['true', '2030-03-16T00:00:00Z']);
   });
 
+  it('a retry of an advance still running (its answer timed out, its connection reset) waits for it and answers as it does, moving the clock no further', async () => {
+    const weekly = await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
+    for (let i = 0; i < 9; i++) await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
+    const key = { 'idempotency-key': 'adv-long' };
+    const first = s.call('POST', '/v1/test-helpers/clock/advance', { days: 3650 }, key);
+    let now = '2030-01-15T00:00:00Z';
+    while (now === '2030-01-15T00:00:00Z') {
+      await new Promise((resolve) => setImmediate(resolve));
+      now = (await ok('GET', '/v1/test-helpers/clock')).now;
+    }
+    expect(Date.parse(now)).toBeLessThan(Date.parse('2040-01-13T00:00:00Z'));
+
+    const retried = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 3650 }, key);
+    expect([retried.status, retried.body]).toEqual([200, { object: 'test_clock', now: '2040-01-13T00:00:00Z' }]);
+    expect((await first).body).toEqual(retried.body);
+    // Every week once: 522 payments, listed a page of 100 at a time.
+    const created: string[] = [];
+    for (let page = await ok('GET', `/v1/payment-intents?subscription_id=${weekly.id}&limit=100`); ; ) {
+      created.push(...page.data.map((pi: { created: string }) => pi.created));
+      if (!page.has_more) break;
+      page = await ok('GET', `/v1/payment-intents?subscription_id=${weekly.id}&limit=100&starting_after=${page.data.at(-1).id}`);
+    }
+    expect(created.reverse()).toEqual(dueDates('2030-01-16', 'week', 1, 522).map(dueInstant));
+  });
+
   it('refuses a reset while the clock is being advanced (409), which would otherwise go on from the reset clock', async () => {
     const subs = [];
     for (let i = 0; i < 10; i++) subs.push(await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' }));
