@@ -92,6 +92,20 @@ describe('Client', () => {
     await expect(client(url).call('customers.list')).rejects.toBeInstanceOf(NetworkError);
   });
 
+  it('a write whose connection failed after it was sent may have been applied: the error says so and gives its key; one never sent does not', async () => {
+    const { url, seen } = await service(['reset']);
+    const error = await client(url).call('payment_intents.create', { body: { amount: 1000, currency: 'usd', payment_method_types: ['card'], confirm: true } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(seen).toHaveLength(3);
+    const key = seen[0]!.headers['idempotency-key'];
+    expect((error as Error).message).toBe(`Could not reach the service at ${url} (UND_ERR_SOCKET). The POST /v1/payment-intents may have been applied before the connection failed: check before running it again. It was sent with Idempotency-Key ${key}; sent again with that key and the same body (pay api --idempotency-key), it is not applied twice.`);
+
+    await new Promise((resolve) => server!.close(resolve));
+    server = undefined;
+    const refused = await client(url).call('customers.create', { body: {} }).catch((e: unknown) => e);
+    expect((refused as Error).message).toBe(`Could not reach the service at ${url} (ECONNREFUSED).`);
+  });
+
   it('traces requests and responses with the key masked, in headers and bodies', async () => {
     const { url } = await service([{ status: 200, body: { id: 'acct_2', api_key: 'sk_test_returned_abcdefghijklmnop' } }]);
     const lines: string[] = [];

@@ -48,6 +48,9 @@ export interface RequestTrace {
   line(text: string): void;
 }
 
+/** Failures before the request could reach the service: nothing was sent. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_CONNECT_TIMEOUT']);
+
 /** Failures worth another attempt: the next one may well get through. */
 const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -119,6 +122,8 @@ export class Client {
       return { url, headers };
     };
     let { url, headers } = target();
+    /** Some attempt failed after it was sent: the service may have applied it. */
+    let sent = false;
 
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
@@ -148,11 +153,16 @@ export class Client {
           attempt--;
           continue;
         }
+        sent ||= !NEVER_SENT.has(code);
         if (RETRYABLE_CODES.has(code) && attempt < this.retries) {
           await sleep(backoff(attempt));
           continue;
         }
-        throw new NetworkError(`Could not reach the service at ${this.options.baseUrl} (${code}).`, url.origin, { cause: error });
+        // Run again blind, a write applied already (a payment confirmed) would be applied twice: its key is the safe way to repeat it.
+        const unknown = idempotencyKey !== undefined && sent
+          ? ` The ${method.toUpperCase()} ${path} may have been applied before the connection failed: check before running it again. It was sent with Idempotency-Key ${idempotencyKey}; sent again with that key and the same body (pay api --idempotency-key), it is not applied twice.`
+          : '';
+        throw new NetworkError(`Could not reach the service at ${this.options.baseUrl} (${code}).${unknown}`, url.origin, { cause: error });
       }
     }
   }

@@ -202,20 +202,32 @@ async function payCheckout(client: Client, sessionId: string, card: Record<strin
   if (new URL(session.checkout_session_url).origin !== new URL(client.baseUrl).origin) {
     throw new ApiError(502, 'checkout_page_elsewhere', `The checkout page ${session.checkout_session_url} is not on the service's origin ${new URL(client.baseUrl).origin}: no card was sent.`);
   }
-  const response = await request(session.checkout_session_url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams(card).toString(),
-  });
-  const text = await response.body.text();
+  let status: number;
+  let text: string;
+  try {
+    const response = await request(session.checkout_session_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams(card).toString(),
+    });
+    status = response.statusCode;
+    text = await response.body.text();
+  } catch (error) {
+    // The page takes no Idempotency-Key, so its POST is never sent again: the intent tells
+    // whether the card was charged before the connection failed.
+    const intent = await client.call<PaymentIntent>('payment_intents.get', { params: { id: session.payment_intent_id } });
+    if (intent.status === 'succeeded') return intent;
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw new NetworkError(`Could not reach the checkout page ${session.checkout_session_url} (${code}). Its payment intent ${intent.id} is ${intent.status}: see pay intents get ${intent.id} before paying again.`, session.checkout_session_url, { cause: error });
+  }
   const intent = await client.call<PaymentIntent>('payment_intents.get', { params: { id: session.payment_intent_id } });
   // Paid: a redirect to success_url, or the receipt. Otherwise the page says why, as the API would.
-  if (response.statusCode === 303 || response.statusCode === 200) return intent;
+  if (status === 303 || status === 200) return intent;
   const failure = intent.last_payment_error;
   if (failure) throw new ApiError(402, failure.code, failure.message, { extra: { payment_intent: intent } });
-  const refused = toApiError({ status: response.statusCode, headers: {}, body: jsonOrNothing(text) });
+  const refused = toApiError({ status, headers: {}, body: jsonOrNothing(text) });
   // A page with no error body to give (a session expired or paid since) is told by its status.
-  if (refused.code === 'unexpected_response') throw new ApiError(response.statusCode, 'checkout_page_refused', `The checkout page ${session.checkout_session_url} refused the payment (HTTP ${response.statusCode}).`);
+  if (refused.code === 'unexpected_response') throw new ApiError(status, 'checkout_page_refused', `The checkout page ${session.checkout_session_url} refused the payment (HTTP ${status}).`);
   throw new ApiError(refused.status, refused.code, `The checkout page refused the card: ${refused.message}`, { param: refused.param });
 }
 

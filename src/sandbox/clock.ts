@@ -14,8 +14,8 @@ export const BATCH_MS = 100;
 /** Per-account test clock: it moves only when told, and only forwards. */
 export class TestClock {
   private readonly work: DueWork[] = [];
-  /** Accounts whose clock is being advanced (assertIdle). */
-  private readonly advancing = new Set<string>();
+  /** Accounts whose clock is being advanced (assertIdle): the advance's request, if keyed, and its end. */
+  private readonly advancing = new Map<string, { request: { key: string; bodyHash: string } | undefined; done: Promise<void> }>();
 
   constructor(
     private readonly store: Store,
@@ -47,16 +47,24 @@ export class TestClock {
     if (compareInstants(to, from) < 0) {
       throw new ApiError(400, 'parameter_invalid', `Invalid to: the clock cannot go backwards (it is ${from}).`, { param: 'to' });
     }
+    // A retry of this very request (its answer timed out, its connection reset) waits for it,
+    // then goes on as the retry of a finished advance does: to the same target, no further.
+    const sameRequest = (running: { request: { key: string; bodyHash: string } | undefined } | undefined) =>
+      running !== undefined && request !== undefined && running.request?.key === request.key && running.request.bodyHash === request.bodyHash;
+    while (sameRequest(this.advancing.get(account))) await this.advancing.get(account)!.done.catch(() => undefined);
     this.assertIdle(account);
-    this.advancing.add(account);
     const accounts = this.store.accounts;
-    try {
+    const done = (async () => {
       // Kept until the next advance, for a retry of its request (resumable): cut short by a
       // crash, or done but killed before its answer was recorded, in another transaction.
       this.store.db.transaction(() => accounts.setClockAdvance(account, request ? { to, key: request.key, body_hash: request.bodyHash } : null));
       await this.runSteps(account, ctxFor, to);
       // Idempotency keys expire by this clock alone: those it moved past go now.
       this.store.db.transaction(() => this.store.idempotency.forgetExpired(account, to));
+    })();
+    this.advancing.set(account, { request, done });
+    try {
+      await done;
     } finally {
       this.advancing.delete(account);
     }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cuttingProxy } from '../support/cutting-proxy.js';
 import { type SandboxHandle, startSandbox } from './harness.js';
 
 let sb: SandboxHandle;
@@ -155,6 +156,21 @@ describe('pay trigger --file', () => {
     const hsa = await sb.pay(['trigger', 'checkout.completed', '--override', 'payment_intent.card.number=4000000000001117', '--json']);
     expect(hsa.exitCode).toBe(6);
     expect(JSON.parse(hsa.stderr).error).toMatchObject({ code: 'card_not_supported', param: 'card.number' });
+  });
+
+  it('the checkout page paid but its answer lost on the way: the flow reads the intent and goes on, without paying again', async () => {
+    // The page takes no Idempotency-Key, so its POST is never sent again; the network fails after the page charged the card.
+    const proxy = await cuttingProxy(sb.baseUrl, (chunk) => chunk.toString('latin1').startsWith('HTTP/1.1 303'));
+    try {
+      const run = await sb.pay(['trigger', 'checkout.completed', '--json'], { env: { PAY_BASE_URL: proxy.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey } });
+      expect(proxy.cuts()).toBe(1);
+      expect(run.exitCode, run.stderr).toBe(0);
+      const intentId = JSON.parse(run.stdout).created.payment_intent;
+      expect((await sb.http('GET', `/v1/payment-intents/${intentId}`)).body.status).toBe('succeeded');
+      expect((await sb.http('GET', `/v1/charges?payment_intent_id=${intentId}`)).body.data).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('--show prints a built-in flow as a file that --file runs as the built-in does', async () => {

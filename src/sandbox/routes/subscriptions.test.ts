@@ -232,6 +232,37 @@ describe('the billing engine', () => {
     expect(await ok('GET', `/v1/payment-intents/${failed.id}`)).toMatchObject({ status: 'requires_payment_method' });
   });
 
+  it('a failed payment cannot be confirmed once an earlier failed payment of the same period was paid directly: the period would be charged twice', async () => {
+    const sub = await subscribe({ billing_cycle_anchor: '2030-01-15' }, DECLINED);
+    const declinedRetry = await s.call('POST', `/v1/subscriptions/${sub.id}/retry`);
+    expect(declinedRetry.status).toBe(402);
+    const [first, second] = await intentsOf(sub.id);
+    const good = await card(sub.customer_id);
+    // Spec section 3 rule 2: paying the first attempt directly leaves the subscription past_due.
+    await ok('POST', `/v1/payment-intents/${first!.id}/confirm`, { payment_method_id: good });
+    expect(await get(sub.id)).toMatchObject({ status: 'past_due' });
+    const charges = (await ok('GET', '/v1/charges?limit=100')).data.length;
+
+    const confirmed = await s.call('POST', `/v1/payment-intents/${second!.id}/confirm`, { payment_method_id: good });
+    expect(confirmed.status).toBe(409);
+    expect(confirmed.body.error).toMatchObject({ type: 'state_error', code: 'invalid_state' });
+    expect(confirmed.body.error.message).toBe(`Cannot confirm payment intent ${second!.id}: its status is requires_payment_method, and ${first!.id}, a failed payment of subscription ${sub.id} for the same period, has been paid since: confirming this one would charge the customer a second time.`);
+    expect((await ok('GET', '/v1/charges?limit=100')).data).toHaveLength(charges);
+    expect(await ok('GET', `/v1/payment-intents/${second!.id}`)).toMatchObject({ status: 'requires_payment_method' });
+  });
+
+  it('a failed payment of a later period can be confirmed: an earlier period\'s payment does not supersede it', async () => {
+    const sub = await subscribe({ billing_cycle_anchor: '2030-01-15' }, DECLINED);
+    const good = await card(sub.customer_id);
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: good });
+    await ok('POST', `/v1/subscriptions/${sub.id}/retry`);
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: await card(sub.customer_id, DECLINED) });
+    await advance('2030-02-15');
+    const failed = (await intentsOf(sub.id)).at(-1)!;
+    expect(failed.status).toBe('requires_payment_method');
+    expect(await ok('POST', `/v1/payment-intents/${failed.id}/confirm`, { payment_method_id: good })).toMatchObject({ status: 'succeeded' });
+  });
+
   it('retry, pause and resume only from their states (409 naming the status)', async () => {
     const sub = await subscribe();
     for (const action of ['retry', 'pause', 'resume']) {
@@ -456,6 +487,31 @@ describe('clock advance', () => {
     expect(await createdDates(monthly.id)).toEqual(['2030-01-20', '2030-02-20'].map(dueInstant));
     const replayed = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 60 }, key);
     expect([replayed.headers['idempotent-replayed'], replayed.body.now]).toEqual(['true', '2030-03-16T00:00:00Z']);
+  });
+
+  it('a retry of an advance still running (its answer timed out, its connection reset) waits for it and answers as it does, moving the clock no further', async () => {
+    const weekly = await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
+    for (let i = 0; i < 9; i++) await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
+    const key = { 'idempotency-key': 'adv-long' };
+    const first = s.call('POST', '/v1/test-helpers/clock/advance', { days: 3650 }, key);
+    let now = '2030-01-15T00:00:00Z';
+    while (now === '2030-01-15T00:00:00Z') {
+      await new Promise((resolve) => setImmediate(resolve));
+      now = (await ok('GET', '/v1/test-helpers/clock')).now;
+    }
+    expect(Date.parse(now)).toBeLessThan(Date.parse('2040-01-13T00:00:00Z'));
+
+    const retried = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 3650 }, key);
+    expect([retried.status, retried.body]).toEqual([200, { object: 'test_clock', now: '2040-01-13T00:00:00Z' }]);
+    expect((await first).body).toEqual(retried.body);
+    // Every week once: 522 payments, listed a page of 100 at a time.
+    const created: string[] = [];
+    for (let page = await ok('GET', `/v1/payment-intents?subscription_id=${weekly.id}&limit=100`); ; ) {
+      created.push(...page.data.map((pi: { created: string }) => pi.created));
+      if (!page.has_more) break;
+      page = await ok('GET', `/v1/payment-intents?subscription_id=${weekly.id}&limit=100&starting_after=${page.data.at(-1).id}`);
+    }
+    expect(created.reverse()).toEqual(dueDates('2030-01-16', 'week', 1, 522).map(dueInstant));
   });
 
   it('refuses a reset while the clock is being advanced (409), which would otherwise go on from the reset clock', async () => {

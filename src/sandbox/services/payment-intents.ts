@@ -344,19 +344,33 @@ function refuseOpenSessionIntent(ctx: ServiceContext, intent: PaymentIntent, act
 
 /**
  * A subscription's failed payment is superseded once a later payment of the subscription
- * succeeded (a retry pays for the period it was due in): confirmed then, it would charge
- * the customer a second time for that period.
+ * succeeded (a retry pays for the period it was due in), or once an earlier failed payment
+ * of the same period was paid directly (the subscription stays past_due, spec section 3
+ * rule 2, and its retries are attempts at that period still): confirmed then, it would
+ * charge the customer a second time for that period.
  */
 function refuseSupersededPayment(ctx: ServiceContext, intent: PaymentIntent): void {
   if (intent.subscription_id === null) return;
+  let later = true;
   // Newest first: the subscription's later payments come before this one.
   for (const other of ctx.list<PaymentIntent>('payment_intent', { limit: Number.MAX_SAFE_INTEGER, filters: { subscription_id: intent.subscription_id } }).data) {
-    if (other.id === intent.id) return;
-    if (other.status === 'succeeded') {
+    if (other.id === intent.id) {
+      later = false;
+      continue;
+    }
+    if (other.status !== 'succeeded') continue;
+    if (later) {
       throw new ApiError(409, 'invalid_state', `Cannot confirm payment intent ${intent.id}: its status is ${intent.status}, and a later payment of subscription ${intent.subscription_id}, ${other.id}, has succeeded since: confirming this one would charge the customer a second time.`);
     }
+    // Only a direct confirm gives a generated payment a failed charge before its success;
+    // one that succeeded as it was made paid an earlier period, which ends this one's run.
+    if (!paidAfterFailing(ctx, other)) return;
+    throw new ApiError(409, 'invalid_state', `Cannot confirm payment intent ${intent.id}: its status is ${intent.status}, and ${other.id}, a failed payment of subscription ${intent.subscription_id} for the same period, has been paid since: confirming this one would charge the customer a second time.`);
   }
 }
+
+const paidAfterFailing = (ctx: ServiceContext, intent: PaymentIntent) =>
+  ctx.list<Charge>('charge', { limit: Number.MAX_SAFE_INTEGER, filters: { payment_intent_id: intent.id } }).data.some((charge) => charge.status === 'failed');
 
 function requireStatus(intent: PaymentIntent, allowed: readonly PaymentIntentStatus[], action: string): void {
   if (!allowed.includes(intent.status)) throw invalidState('payment intent', intent.id, intent.status, action);
