@@ -358,7 +358,7 @@ complete -c pay -n '__pay_at \'payment-methods\'' -a 'help' -d 'Show help for a 
 complete -c pay -n '__pay_at \'payment-methods\'' -a 'list' -d 'List payment methods, newest first'
 complete -c pay -n '__pay_at \'payment-methods\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'payment-methods attach\'' -f
-complete -c pay -n '__pay_at \'payment-methods attach\'' -l customer -x -d 'Customer to attach it to'
+complete -c pay -n '__pay_at \'payment-methods attach\'' -l customer -x -d 'Customer to attach it to (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'payment-methods attach\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'payment-methods create\'' -f
 complete -c pay -n '__pay_at \'payment-methods create\'' -l card -x -d 'Card number (test cards: pay sandbox cards); prompted, hidden, at a TTY'
@@ -393,10 +393,10 @@ complete -c pay -n '__pay_at \'profiles\'' -a 'show' -d 'Show the profile in for
 complete -c pay -n '__pay_at \'profiles\'' -a 'use' -d 'Make a profile the default'
 complete -c pay -n '__pay_at \'profiles\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'profiles add\'' -f
-complete -c pay -n '__pay_at \'profiles add\'' -l account -x -d 'Merchant account id'
+complete -c pay -n '__pay_at \'profiles add\'' -l account -x -d 'Merchant account id (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'profiles add\'' -l api-key -x -d 'API key (prefer --api-key-stdin: flags end up in shell history)'
 complete -c pay -n '__pay_at \'profiles add\'' -l api-key-stdin -d 'Read the API key from stdin'
-complete -c pay -n '__pay_at \'profiles add\'' -l base-url -x -d 'Base URL of the service, e.g. https://api.example.com'
+complete -c pay -n '__pay_at \'profiles add\'' -l base-url -x -d 'Base URL of the service, e.g. https://api.example.com (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'profiles add\'' -l default -d 'Make it the default profile'
 complete -c pay -n '__pay_at \'profiles add\'' -l header-prefix -x -d 'The service\'s auth header prefix'
 complete -c pay -n '__pay_at \'profiles add\'' -l help -s h -d 'Show help for the command'
@@ -422,7 +422,7 @@ complete -c pay -n '__pay_at \'readers\'' -a 'list' -d 'List the account\'s term
 complete -c pay -n '__pay_at \'readers\'' -a 'present' -d 'Sandbox only: present a card on a reader that waits for one (a requires_action intent, or a same-day processor B refund); a declined card exits 6, for a payment or a refund'
 complete -c pay -n '__pay_at \'readers\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'readers activate\'' -f
-complete -c pay -n '__pay_at \'readers activate\'' -l activation-code -x -d 'Activation code from pay readers activation-code'
+complete -c pay -n '__pay_at \'readers activate\'' -l activation-code -x -d 'Activation code from pay readers activation-code (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'readers activate\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'readers activate\'' -l label -x -d 'A name for the reader'
 complete -c pay -n '__pay_at \'readers activate\'' -l model -x -a 'a-countertop a-handheld b-countertop b-handheld b-mobile' -d 'Reader model'
@@ -459,7 +459,7 @@ complete -c pay -n '__pay_at \'refunds create\'' -f
 complete -c pay -n '__pay_at \'refunds create\'' -l amount -x -d 'Amount to refund (default: all that is left)'
 complete -c pay -n '__pay_at \'refunds create\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'refunds create\'' -l metadata -x -d 'Metadata pair (repeatable)'
-complete -c pay -n '__pay_at \'refunds create\'' -l payment-intent -x -d 'Payment intent to refund'
+complete -c pay -n '__pay_at \'refunds create\'' -l payment-intent -x -d 'Payment intent to refund (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'refunds create\'' -l reason -x -a 'duplicate fraudulent requested_by_customer' -d 'Why'
 complete -c pay -n '__pay_at \'refunds get\'' -f
 complete -c pay -n '__pay_at \'refunds get\'' -l help -s h -d 'Show help for the command'
@@ -544,17 +544,17 @@ complete -c pay -n '__pay_at \'subscriptions cancel\'' -f
 complete -c pay -n '__pay_at \'subscriptions cancel\'' -l help -s h -d 'Show help for the command'
 complete -c pay -n '__pay_at \'subscriptions cancel\'' -l yes -s y -d 'Do not ask for confirmation (required where no one can be asked: scripts, --no-input)'
 complete -c pay -n '__pay_at \'subscriptions create\'' -f
-complete -c pay -n '__pay_at \'subscriptions create\'' -l billing-cycle-anchor -x -d 'Date of the first payment, YYYY-MM-DD (today or later); fixes the schedule'
+complete -c pay -n '__pay_at \'subscriptions create\'' -l billing-cycle-anchor -x -d 'Date of the first payment, YYYY-MM-DD (today or later); fixes the schedule (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'subscriptions create\'' -l cancel-at -x -d 'Cancel on this date (YYYY-MM-DD), after the anchor; the anchor\'s next day makes a single future payment'
 complete -c pay -n '__pay_at \'subscriptions create\'' -l currency -x -d 'Three-letter currency code (default usd)'
-complete -c pay -n '__pay_at \'subscriptions create\'' -l customer -x -d 'Customer to charge (cus_…); fixed for the subscription\'s life'
+complete -c pay -n '__pay_at \'subscriptions create\'' -l customer -x -d 'Customer to charge (cus_…); fixed for the subscription\'s life (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'subscriptions create\'' -l help -s h -d 'Show help for the command'
-complete -c pay -n '__pay_at \'subscriptions create\'' -l interval-count -x -d 'Number of interval units between payments'
-complete -c pay -n '__pay_at \'subscriptions create\'' -l interval-unit -x -d 'week, month or year'
+complete -c pay -n '__pay_at \'subscriptions create\'' -l interval-count -x -d 'Number of interval units between payments (required; asked for at a terminal)'
+complete -c pay -n '__pay_at \'subscriptions create\'' -l interval-unit -x -d 'week, month or year (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'subscriptions create\'' -l metadata -x -d 'Metadata pair (repeatable)'
-complete -c pay -n '__pay_at \'subscriptions create\'' -l payment-method -x -d 'Card payment method attached to that customer (pm_…)'
+complete -c pay -n '__pay_at \'subscriptions create\'' -l payment-method -x -d 'Card payment method attached to that customer (pm_…) (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'subscriptions create\'' -l platform-fee-amount -x -d 'Platform fee in minor units, at most the price'
-complete -c pay -n '__pay_at \'subscriptions create\'' -l price -x -d 'Amount charged each cycle, in minor units (1500 = 15.00)'
+complete -c pay -n '__pay_at \'subscriptions create\'' -l price -x -d 'Amount charged each cycle, in minor units (1500 = 15.00) (required; asked for at a terminal)'
 complete -c pay -n '__pay_at \'subscriptions create\'' -l yes -s y -d 'Create without showing the schedule and asking for confirmation'
 complete -c pay -n '__pay_at \'subscriptions get\'' -f
 complete -c pay -n '__pay_at \'subscriptions get\'' -l help -s h -d 'Show help for the command'

@@ -60,6 +60,19 @@ describe('help', () => {
     const checkout = (await pay(['checkout', 'create', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(checkout).toContain('--success-url <url> Where the customer goes after paying (gets ?session_id=cs_…) (required; asked for at a terminal)');
     expect(checkout).toContain('--cancel-url <url> Where the page\'s cancel link goes (required; asked for at a terminal)');
+    const asked = '(required; asked for at a terminal)';
+    for (const [command, marked] of [
+      [['refunds', 'create'], ['--payment-intent']],
+      [['payment-methods', 'attach'], ['--customer']],
+      [['readers', 'activate'], ['--activation-code']],
+      [['profiles', 'add'], ['--base-url', '--account']],
+      [['subscriptions', 'create'], ['--customer', '--payment-method', '--price', '--billing-cycle-anchor', '--interval-unit', '--interval-count']],
+    ] as const) {
+      const help = (await pay([...command, '--help'])).stdout.replace(/\s+/g, ' ');
+      // The flag's entry: from its name to the next flag's.
+      const entry = (name: string) => help.slice(help.indexOf(`${name} <`), help.indexOf(' -', help.indexOf(`${name} <`) + name.length));
+      for (const name of marked) expect(entry(name), `${command.join(' ')} ${name}`).toContain(asked);
+    }
     const listen = (await pay(['webhooks', 'listen', '--help'])).stdout;
     expect(listen.replace(/\s+/g, ' ')).toContain('--timeout <duration> How long the app may take to answer before the event is retried (e.g. 30s, 10m for a debugger) (default: 30s)');
     expect(listen).not.toContain('(default: false)');

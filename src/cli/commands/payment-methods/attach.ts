@@ -3,7 +3,7 @@ import { arg, bodyFrom, defineCommand, flag } from '../../command.js';
 import { paymentMethodFields } from './view.js';
 
 /** Shared with create --customer: one flag, checked by one schema. */
-export const flags = { customer: flag.string('--customer <cus_id>', 'Customer to attach it to', { field: 'customer_id' }) };
+export const flags = { customer: flag.string('--customer <cus_id>', 'Customer to attach it to', { field: 'customer_id', prompted: true }) };
 
 export const attach = defineCommand({
   name: 'attach',

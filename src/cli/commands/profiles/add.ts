@@ -8,8 +8,8 @@ export const add = defineCommand({
   description: 'Add or replace a profile (prompts at a TTY for what is missing)',
   args: { name: arg.optional('[name]', 'Profile name') },
   flags: {
-    baseUrl: flag.string('--base-url <url>', 'Base URL of the service, e.g. https://api.example.com'),
-    account: flag.string('--account <id>', 'Merchant account id'),
+    baseUrl: flag.string('--base-url <url>', 'Base URL of the service, e.g. https://api.example.com', { prompted: true }),
+    account: flag.string('--account <id>', 'Merchant account id', { prompted: true }),
     apiKey: flag.string('--api-key <key>', 'API key (prefer --api-key-stdin: flags end up in shell history)'),
     apiKeyStdin: flag.bool('--api-key-stdin', 'Read the API key from stdin'),
     headerPrefix: flag.string('--header-prefix <prefix>', 'The service\'s auth header prefix', { default: 'pay' }),

@@ -5,7 +5,7 @@ import { withHint } from '../../errors.js';
 import { readerFields } from './view.js';
 
 const flags = {
-  activationCode: flag.string('--activation-code <code>', 'Activation code from pay readers activation-code', { field: 'activation_code' }),
+  activationCode: flag.string('--activation-code <code>', 'Activation code from pay readers activation-code', { field: 'activation_code', prompted: true }),
   serial: flag.string('--serial <serial>', 'Serial number printed on the reader', { field: 'serial_number', conflicts: ['serialNumber'] }),
   serialNumber: flag.string('--serial-number <serial>', 'Same as --serial', { field: 'serial_number' }),
   processor: flag.choice('--processor <p>', 'Processor of the reader (self-owned readers are processor A)', PROCESSORS, { default: SELF_OWNED_PROCESSOR, field: 'processor' }),

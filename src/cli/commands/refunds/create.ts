@@ -4,7 +4,7 @@ import { bodyFrom, defineCommand, flag } from '../../command.js';
 import { refundFields } from './view.js';
 
 const flags = {
-  paymentIntent: flag.string('--payment-intent <pi_id>', 'Payment intent to refund', { field: 'payment_intent_id' }),
+  paymentIntent: flag.string('--payment-intent <pi_id>', 'Payment intent to refund', { field: 'payment_intent_id', prompted: true }),
   amount: flag.int('--amount <n>', 'Amount to refund (default: all that is left)', { field: 'amount' }),
   reason: flag.choice('--reason <reason>', 'Why', REFUND_REASONS, { field: 'reason' }),
   metadata: flag.keyValue('--metadata <key=value>', 'Metadata pair (repeatable)', { field: 'metadata' }),

@@ -17,13 +17,13 @@ import { intervalText, subscriptionFields } from './view.js';
 type Fields = { [K in keyof SubscriptionCreate]?: unknown };
 
 const flags = {
-  customer: flag.string('--customer <id>', 'Customer to charge (cus_…); fixed for the subscription\'s life', { field: 'customer_id' }),
-  paymentMethod: flag.string('--payment-method <id>', 'Card payment method attached to that customer (pm_…)', { field: 'payment_method_id' }),
-  price: flag.int('--price <amount>', 'Amount charged each cycle, in minor units (1500 = 15.00)', { field: 'price' }),
+  customer: flag.string('--customer <id>', 'Customer to charge (cus_…); fixed for the subscription\'s life', { field: 'customer_id', prompted: true }),
+  paymentMethod: flag.string('--payment-method <id>', 'Card payment method attached to that customer (pm_…)', { field: 'payment_method_id', prompted: true }),
+  price: flag.int('--price <amount>', 'Amount charged each cycle, in minor units (1500 = 15.00)', { field: 'price', prompted: true }),
   currency: flag.string('--currency <code>', 'Three-letter currency code (default usd)', { field: 'currency' }),
-  billingCycleAnchor: flag.string('--billing-cycle-anchor <date>', 'Date of the first payment, YYYY-MM-DD (today or later); fixes the schedule', { field: 'billing_cycle_anchor' }),
-  intervalUnit: flag.string('--interval-unit <unit>', 'week, month or year', { field: 'interval_unit' }),
-  intervalCount: flag.int('--interval-count <n>', 'Number of interval units between payments', { field: 'interval_count' }),
+  billingCycleAnchor: flag.string('--billing-cycle-anchor <date>', 'Date of the first payment, YYYY-MM-DD (today or later); fixes the schedule', { field: 'billing_cycle_anchor', prompted: true }),
+  intervalUnit: flag.string('--interval-unit <unit>', 'week, month or year', { field: 'interval_unit', prompted: true }),
+  intervalCount: flag.int('--interval-count <n>', 'Number of interval units between payments', { field: 'interval_count', prompted: true }),
   cancelAt: flag.string('--cancel-at <date>', 'Cancel on this date (YYYY-MM-DD), after the anchor; the anchor\'s next day makes a single future payment', { field: 'cancel_at' }),
   platformFeeAmount: flag.int('--platform-fee-amount <amount>', 'Platform fee in minor units, at most the price', { field: 'platform_fee_amount' }),
   metadata: flag.keyValue('--metadata <key=value>', 'Metadata pair (repeatable)', { field: 'metadata' }),
