@@ -535,7 +535,7 @@ complete -c pay -n '__pay_at \'subscriptions\'' -a 'list' -d 'List subscriptions
 complete -c pay -n '__pay_at \'subscriptions\'' -a 'past-due' -d 'List past_due subscriptions, newest first, with the decline (soft or hard), whether the payment method changed since, and whether a batch retry would retry it (for support)'
 complete -c pay -n '__pay_at \'subscriptions\'' -a 'pause' -d 'Pause an active subscription: no payment is attempted until it is resumed'
 complete -c pay -n '__pay_at \'subscriptions\'' -a 'resume' -d 'Resume a paused subscription; due dates missed while paused are skipped, not charged'
-complete -c pay -n '__pay_at \'subscriptions\'' -a 'retry' -d 'Retry the payment of a past_due subscription with its current payment method (exit 6 if declined)'
+complete -c pay -n '__pay_at \'subscriptions\'' -a 'retry' -d 'Retry the payment of a past_due subscription with its current payment method (exit 6 if declined; exit 5 if its failed payment was since paid directly)'
 complete -c pay -n '__pay_at \'subscriptions\'' -a 'retry-past-due' -d 'Retry past_due subscriptions whose payment method changed since the failure, once each, as one crash-safe batch: journaled, resumable, never charged twice'
 complete -c pay -n '__pay_at \'subscriptions\'' -a 'schedule' -d 'Print the upcoming due dates of a subscription, computed from its anchor (none once canceled)'
 complete -c pay -n '__pay_at \'subscriptions\'' -a 'update' -d 'Change a subscription\'s payment method, metadata, platform fee or cancel_at (customer and billing cycle are fixed)'

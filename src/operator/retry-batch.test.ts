@@ -455,6 +455,25 @@ describe('runRetryBatch', () => {
     expect(batch.state.header.items[0]).toMatchObject({ payment_intent_id: failed!.id, payment_intent_status: 'succeeded', decline_code: null });
   });
 
+  it('does not charge a subscription whose failed intent the customer paid directly after the batch selected it: skipped, still past_due', async () => {
+    const [id] = await pastDue(1);
+    const [failed] = await intents(id!);
+    await fix(id!);
+    const batch = await newBatch();
+    // Between the batch's last look at the subscription and its retry, the customer pays the failed intent (the dunning email's link).
+    const { payment_method_id } = await ok('GET', `/v1/subscriptions/${id}`);
+    const paying: typeof client = Object.create(client);
+    paying.call = async <T>(name: Parameters<Client['call']>[0], options: Parameters<Client['call']>[1] = {}): Promise<T> => {
+      if (name === 'subscriptions.retry') await ok('POST', `/v1/payment-intents/${failed!.id}/confirm`, { payment_method_id });
+      return client.call<T>(name, options);
+    };
+    const report = await runRetryBatch({ client: paying, batch, concurrency: 1 });
+    await batch.journal.close();
+    expect(report.results.map((r) => [r.outcome, r.status, r.skip_reason, r.payment_intent_id])).toEqual([['skipped', 'past_due', 'latest_payment_succeeded', null]]);
+    expect(report.results[0]!.message).toContain(`its failed payment ${failed!.id} has been paid directly since`);
+    expect(await intents(id!)).toHaveLength(1);
+  });
+
   it('never retries a past_due subscription whose first failed intent was paid directly after a later retry declined: the cycle is paid, though the latest intent failed', async () => {
     const [id] = await pastDue(1);
     const [failed] = await intents(id!);

@@ -351,8 +351,10 @@ async function attempt(client: OperatorClient, item: PastDueSubscription, key: s
   } catch (error) {
     if (!(error instanceof ApiError) || [401, 403, 429].includes(error.status) || error.status >= 500) throw error;
     if (error.status === 409 && error.code === 'invalid_state') {
-      // No longer past_due (paid, paused, canceled since it was selected): nothing to retry.
       const now = await client.call<Subscription>('subscriptions.get', { params: { id: item.subscription_id } });
+      // Still past_due: its failed payment was paid directly since the last look, and the service refused to charge it again.
+      if (now.status === 'past_due') return { ...base, outcome: 'skipped', status: now.status, decline_code: null, skip_reason: 'latest_payment_succeeded', message: error.message, payment_intent_id: null, ...NOTHING_RECEIVED };
+      // No longer past_due (paid, paused, canceled since it was selected): nothing to retry.
       return { ...base, outcome: 'skipped', status: now.status, decline_code: null, skip_reason: 'not_past_due', message: skipReasonText('not_past_due', { status: now.status, decline_code: null }), payment_intent_id: null, ...NOTHING_RECEIVED };
     }
     const after = error.extra.subscription as Pick<Subscription, 'status'> | undefined;

@@ -251,6 +251,38 @@ describe('the billing engine', () => {
     expect(await ok('GET', `/v1/payment-intents/${second!.id}`)).toMatchObject({ status: 'requires_payment_method' });
   });
 
+  it('a retry is refused once the failed payment it would make again was paid directly: the period would be charged twice', async () => {
+    const sub = await subscribe({ billing_cycle_anchor: '2030-01-15' }, DECLINED);
+    const [failed] = await intentsOf(sub.id);
+    const good = await card(sub.customer_id);
+    // Spec section 3 rule 2: paying the failed attempt directly leaves the subscription past_due.
+    await ok('POST', `/v1/payment-intents/${failed!.id}/confirm`, { payment_method_id: good });
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: good });
+    const charges = (await ok('GET', '/v1/charges?limit=100')).data.length;
+
+    const retried = await s.call('POST', `/v1/subscriptions/${sub.id}/retry`);
+    expect(retried.status).toBe(409);
+    expect(retried.body.error).toMatchObject({ type: 'state_error', code: 'invalid_state' });
+    expect(retried.body.error.message).toBe(`Cannot retry subscription ${sub.id}: its status is past_due, and its failed payment ${failed!.id} has been paid directly since (which leaves a subscription past_due): a retry would charge the customer a second time for that period. To bill the periods after it, cancel this subscription and create a new one.`);
+    expect((await ok('GET', '/v1/charges?limit=100')).data).toHaveLength(charges);
+    expect(await intentsOf(sub.id)).toHaveLength(1);
+    expect(await get(sub.id)).toMatchObject({ status: 'past_due', latest_payment_intent_id: failed!.id });
+  });
+
+  it('a retry is refused when an earlier failed payment of its run was paid directly after a later retry declined', async () => {
+    const sub = await subscribe({ billing_cycle_anchor: '2030-01-15' }, DECLINED);
+    expect((await s.call('POST', `/v1/subscriptions/${sub.id}/retry`)).status).toBe(402);
+    const [first] = await intentsOf(sub.id);
+    const good = await card(sub.customer_id);
+    await ok('POST', `/v1/payment-intents/${first!.id}/confirm`, { payment_method_id: good });
+    await ok('POST', `/v1/subscriptions/${sub.id}`, { payment_method_id: good });
+
+    const retried = await s.call('POST', `/v1/subscriptions/${sub.id}/retry`);
+    expect([retried.status, retried.body.error.code]).toEqual([409, 'invalid_state']);
+    expect(retried.body.error.message).toContain(`its failed payment ${first!.id} has been paid directly since`);
+    expect(await intentsOf(sub.id)).toHaveLength(2);
+  });
+
   it('a failed payment of a later period can be confirmed: an earlier period\'s payment does not supersede it', async () => {
     const sub = await subscribe({ billing_cycle_anchor: '2030-01-15' }, DECLINED);
     const good = await card(sub.customer_id);

@@ -369,6 +369,19 @@ function refuseSupersededPayment(ctx: ServiceContext, intent: PaymentIntent): vo
   }
 }
 
+/**
+ * The failed payment of a past_due subscription's run that was since paid directly (which
+ * leaves it past_due, spec section 3 rule 2), if one was: its newest succeeded payment,
+ * when that is its latest attempt or had a failed charge before its success. While it stays
+ * past_due nothing else can be: a retry that succeeds makes it active, and a payment that
+ * succeeded as it was made paid an earlier period.
+ */
+export function paidDirectlySince(ctx: ServiceContext, subscriptionId: string): PaymentIntent | undefined {
+  const intents = ctx.list<PaymentIntent>('payment_intent', { limit: Number.MAX_SAFE_INTEGER, filters: { subscription_id: subscriptionId } }).data;
+  const paid = intents.find((intent) => intent.status === 'succeeded');
+  return paid && (paid === intents[0] || paidAfterFailing(ctx, paid)) ? paid : undefined;
+}
+
 const paidAfterFailing = (ctx: ServiceContext, intent: PaymentIntent) =>
   ctx.list<Charge>('charge', { limit: Number.MAX_SAFE_INTEGER, filters: { payment_intent_id: intent.id } }).data.some((charge) => charge.status === 'failed');
 

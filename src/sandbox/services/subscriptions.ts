@@ -15,7 +15,7 @@ import {
 } from '../../domain/subscriptions.js';
 import { compareInstants } from '../../infra/time.js';
 import type { ServiceContext } from './context.js';
-import { createAndConfirmForSubscription } from './payment-intents.js';
+import { createAndConfirmForSubscription, paidDirectlySince } from './payment-intents.js';
 
 // The subscription state machine of spec section 3 with DESIGN section 5's decisions.
 // next_payment_at is set exactly when an automatic attempt is scheduled (pending,
@@ -116,10 +116,16 @@ export function cancelNow(ctx: ServiceContext, subscription: Subscription): Subs
 
 /**
  * past_due → a new payment attempt with the current payment method; the outcome follows
- * its intent. A decline is answered 402 but kept, like any declined attempt.
+ * its intent. A decline is answered 402 but kept, like any declined attempt. Refused (409)
+ * once the failed payment was paid directly: the period is paid, and another attempt
+ * would charge it again, whoever asks (the batch, or one retry by hand).
  */
 export function retrySubscription(ctx: ServiceContext, id: string): Subscription {
   const subscription = inStatus(ctx, id, ['past_due'], 'retry');
+  const paid = paidDirectlySince(ctx, id);
+  if (paid) {
+    throw new ApiError(409, 'invalid_state', `Cannot retry subscription ${id}: its status is past_due, and its failed payment ${paid.id} has been paid directly since (which leaves a subscription past_due): a retry would charge the customer a second time for that period. To bill the periods after it, cancel this subscription and create a new one.`);
+  }
   const { subscription: after, intent } = attemptPayment(ctx, subscription, ctx.today);
   if (intent.status === 'succeeded') return after;
   const error = intent.last_payment_error;

@@ -48,7 +48,7 @@ export const register = verbs(
     examples: ['pay subscriptions cancel sub_123', 'pay subscriptions cancel sub_123 --yes --json'],
   }),
   stateCommand('retry', 'subscriptions.retry', {
-    description: 'Retry the payment of a past_due subscription with its current payment method (exit 6 if declined)',
+    description: 'Retry the payment of a past_due subscription with its current payment method (exit 6 if declined; exit 5 if its failed payment was since paid directly)',
     id: ID,
     fields: subscriptionFields,
     show: showChanged('Retried'),

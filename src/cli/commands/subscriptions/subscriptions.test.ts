@@ -16,7 +16,7 @@ const { ok, card, customerWithCard, today, create } = subscriptionHelpers(sb);
 
 const advance = (to: string) => sb.json(['sandbox', 'clock', 'advance', '--to', to]);
 const get = (id: string) => sb.json(['subscriptions', 'get', id]);
-const intents = async (id: string): Promise<Array<{ status: string; created: string; subscription_id: string }>> =>
+const intents = async (id: string): Promise<Array<{ id: string; status: string; created: string; subscription_id: string }>> =>
   (await ok('GET', `/v1/payment-intents?subscription_id=${id}&limit=100`)).data.reverse();
 
 describe('pay subscriptions: the transition table', () => {
@@ -82,6 +82,22 @@ describe('pay subscriptions: the transition table', () => {
     expect(retried).toMatchObject({ status: 'active' });
     expect(retried.next_payment_at).toBe(dueInstant(dueDates(sub.billing_cycle_anchor, 'month', 1, 2)[1]!));
     expect((await intents(sub.id)).map((pi) => pi.status)).toEqual(['requires_payment_method', 'requires_payment_method', 'succeeded']);
+  });
+
+  it('a retry after the failed payment was paid directly exits 5 and charges nothing: the period is paid', async () => {
+    const sub = await create(1, [], DECLINED);
+    await advance(sub.billing_cycle_anchor);
+    const [failed] = await intents(sub.id);
+    const good = await card(sub.customer_id);
+    expect(await sb.json(['intents', 'confirm', failed!.id, '--payment-method', good])).toMatchObject({ status: 'succeeded' });
+    await sb.json(['subscriptions', 'update', sub.id, '--payment-method', good]);
+
+    const retried = await sb.pay(['subscriptions', 'retry', sub.id]);
+    expect(retried.code).toBe(5);
+    expect(retried.stderr).toContain('has been paid directly since');
+    expect(retried.stdout).toBe('');
+    expect((await intents(sub.id)).map((pi) => pi.status)).toEqual(['succeeded']);
+    expect((await get(sub.id)).status).toBe('past_due');
   });
 
   it('active → paused: payments stop; paused → active on resume, the dates missed never charged', async () => {
