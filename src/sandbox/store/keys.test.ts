@@ -37,6 +37,16 @@ describe('the key file', () => {
     expect(() => SandboxKeys.open(db)).toThrow(/not a sandbox key file/);
   });
 
+  it('takes an empty file for none, as a start killed between creating it and writing it leaves one: nothing was keyed with it', () => {
+    const db = tempDb();
+    writeFileSync(keyFileOf(db), '', { mode: 0o600 });
+    const opened = SandboxKeys.open(db);
+    expect(opened.created).toBe(true);
+    expect(readFileSync(keyFileOf(db), 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(statSync(keyFileOf(db)).mode & 0o777).toBe(0o600);
+    expect(SandboxKeys.open(db).keys.bodyMac({ a: 1 })).toBe(opened.keys.bodyMac({ a: 1 }));
+  });
+
   it('seals and unseals; another key cannot unseal', () => {
     const a = SandboxKeys.open(':memory:').keys;
     const b = SandboxKeys.open(':memory:').keys;

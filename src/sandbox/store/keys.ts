@@ -1,5 +1,6 @@
-import { chmodSync, closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto';
+import { writeFileAtomic } from '../../infra/atomic-write.js';
 
 const KEY_BYTES = 32;
 const SEALED = 'sealed.v1.';
@@ -31,23 +32,11 @@ export class SandboxKeys {
   static open(dbFile: string): { keys: SandboxKeys; created: boolean } {
     if (dbFile === ':memory:') return { keys: new SandboxKeys(randomBytes(KEY_BYTES)), created: true };
     const file = keyFileOf(dbFile);
+    const kept = readKeyFile(file);
+    if (kept) return { keys: new SandboxKeys(kept), created: false };
     const key = randomBytes(KEY_BYTES);
-    let fd: number;
-    try {
-      fd = openSync(file, 'wx', 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      chmodSync(file, 0o600);
-      const text = readFileSync(file, 'utf8').trim();
-      if (!/^[0-9a-f]{64}$/.test(text)) throw new Error(`${file} is not a sandbox key file (64 hex digits); move it away to start with a new key.`);
-      return { keys: new SandboxKeys(Buffer.from(text, 'hex')), created: false };
-    }
-    try {
-      writeSync(fd, `${key.toString('hex')}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    // Whole or not at all (one sandbox a database file makes it: the file's claim): a start killed while writing leaves no key file.
+    writeFileAtomic(file, `${key.toString('hex')}\n`);
     return { keys: new SandboxKeys(key), created: true };
   }
 
@@ -93,6 +82,25 @@ export class SandboxKeys {
   static isSealed(value: string): boolean {
     return value.startsWith(SEALED);
   }
+}
+
+/**
+ * The key kept in `file`, made only its owner's to read; none when there is no file, or an
+ * empty one (a start of an earlier version killed between creating it and writing it:
+ * nothing was keyed with it).
+ */
+function readKeyFile(file: string): Buffer | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  chmodSync(file, 0o600);
+  if (text === '') return undefined;
+  if (!/^[0-9a-f]{64}$/.test(text.trim())) throw new Error(`${file} is not a sandbox key file (64 hex digits); move it away to start with a new key.`);
+  return Buffer.from(text.trim(), 'hex');
 }
 
 /** A JSON.stringify replacer writing each object with its keys in order. */
