@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { sandboxLogFile, sandboxStartLock } from '../config/paths.js';
@@ -117,6 +117,8 @@ export type Started = ReadyLine & { said: string[] };
 export async function startDetached(dir: string, args: string[], env: NodeJS.ProcessEnv): Promise<Started> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = openSync(sandboxLogFile(dir), 'a', 0o600);
+  // The mode open gives only a file it creates: one left readable by others is made the owner's again.
+  fchmodSync(log, 0o600);
   // What this start writes to the log begins here: a refusal is read back from it.
   const from = fstatSync(log).size;
   const child = spawn(process.execPath, [PAY_BIN, 'sandbox', 'start', '--json', ...args], {

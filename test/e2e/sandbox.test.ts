@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -127,6 +127,16 @@ describe('pay sandbox start --detach | status | stop', () => {
     );
     expect(JSON.parse((await runPay(['sandbox', 'clock', '--json'], { env })).stdout).now).toBe('2030-01-04T00:00:00Z');
     expect(readFileSync(join(dir, 'sandbox.log'), 'utf8')).toContain('keeps its own');
+  });
+
+  it('keeps sandbox.log its owner\'s only, one left readable by others included: a detached sandbox writes its errors there', async () => {
+    const { dir, env } = ciEnv();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, 'sandbox.log'), '', { mode: 0o644 });
+    chmodSync(join(dir, 'sandbox.log'), 0o644);
+    expect((await runPay(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env })).exitCode).toBe(0);
+    await runPay(['sandbox', 'stop'], { env });
+    expect(statSync(join(dir, 'sandbox.log')).mode & 0o777).toBe(0o600);
   });
 
   it('started on a --db file of its own, a stopped sandbox is started on demand on that file: its data and its clock', async () => {
