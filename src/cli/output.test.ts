@@ -79,6 +79,42 @@ async function helpTree(path: string[] = []): Promise<Array<{ path: string[]; he
   return [{ path, help, exitCode }, ...children.flat()];
 }
 
+/** A word of a shell line, and whether any of it was quoted (then the shell does not expand it). */
+interface Word { text: string; quoted: boolean }
+
+/**
+ * The `pay …` commands of an example line, as a shell splits them: `$(…)` is a command
+ * of its own; `&&`, `||`, `|`, `;`, `&` end one; a redirection's file, leading
+ * `NAME=value` assignments and a `# comment` are not words of it.
+ */
+function payCommands(line: string): Word[][] {
+  const inner: string[] = [];
+  const outer = line.replace(/\$\(([^()]*)\)/g, (_, command: string) => (inner.push(command), 'X'));
+  const commands: Word[][] = [[]];
+  for (const [, op, word] of outer.matchAll(/\s*(?:(&&|\|\||[|;&]|\d?>>?|<)|((?:[^\s'"|;&<>]|'[^']*'|"[^"]*")+))/g)) {
+    if (word?.startsWith('#')) break;
+    if (op && !/[<>]/.test(op)) commands.push([]);
+    else commands.at(-1)!.push({ text: (word ?? op!).replace(/'([^']*)'|"([^"]*)"/g, '$1$2'), quoted: /['"]/.test(word ?? '') });
+  }
+  // A redirection stays in its command as a word, to drop it with its file.
+  const words = commands.map((c) => c.filter((w, i) => !/[<>]/.test(w.text) && !/[<>]/.test(c[i - 1]?.text ?? '')));
+  const pay = words.map((c) => c.slice(c.findIndex((w) => !/^\w+=/.test(w.text)))).filter((c) => c[0]?.text === 'pay');
+  return [...pay, ...inner.flatMap(payCommands)];
+}
+
+/** A command's flags as its help lists them (its own and the global ones): name → how it takes a value, and its choices. */
+function helpFlags(help: string): Map<string, { value: 'none' | 'required' | 'optional'; choices?: string[] }> {
+  const flags = new Map<string, { value: 'none' | 'required' | 'optional'; choices?: string[] }>();
+  for (const entry of help.split(/\n(?= {2}-)|\n\n/)) {
+    const match = /^ {2}(?:(-\w), )?(--[\w-]+)( <| \[)?/.exec(entry);
+    if (!match) continue;
+    const choices = /\(choices: ([^)]*)\)/.exec(entry.replace(/\s+/g, ' '))?.[1]!.split(', ').map((c) => c.replace(/^"|"$/g, ''));
+    const flag = { value: match[3] === ' <' ? 'required' : match[3] ? 'optional' : 'none', ...(choices && { choices }) } as const;
+    for (const name of [match[1], match[2]]) if (name) flags.set(name, flag);
+  }
+  return flags;
+}
+
 describe('help', () => {
   it('every command, noun and verb, has examples in its help', async () => {
     const tree = await helpTree();
@@ -87,6 +123,47 @@ describe('help', () => {
       expect(exitCode).toBe(0);
       expect(help, `pay ${path.join(' ')} --help`).toMatch(/\nExamples:\n {2}\$ pay /);
     }
+  });
+  it('every example of every command names flags that command has, with a value where it takes one, and is quoted where a shell would expand it', async () => {
+    const tree = await helpTree();
+    const commands = new Map(tree.map((c) => [c.path.join(' '), c.help]));
+    const problems: string[] = [];
+    for (const { help } of tree) {
+      for (const example of help.split('\n').filter((line) => line.startsWith('  $ '))) {
+        for (const [, ...words] of payCommands(example.replace(/^ {2}\$ /, ''))) {
+          const say = (problem: string) => problems.push(`${example.trim()}\n    ${problem}`);
+          let path = '';
+          while (words.length > 0 && commands.has(`${path} ${words[0]!.text}`.trim())) path = `${path} ${words.shift()!.text}`.trim();
+          const commandHelp = commands.get(path)!;
+          const flags = helpFlags(commandHelp);
+          const args: string[] = [];
+          for (const { text } of words.filter((w) => !w.quoted && /[*?[]/.test(w.text))) say(`${text}: quote it, or the shell expands it (zsh refuses it when no file matches)`);
+          for (let i = 0; i < words.length; i++) {
+            const { text } = words[i]!;
+            if (!text.startsWith('-')) {
+              args.push(text);
+              continue;
+            }
+            const [name, inline] = text.split(/=(.*)/s) as [string, string | undefined];
+            const flag = flags.get(name);
+            if (!flag) {
+              say(`${name} is no option of pay ${path}`);
+              continue;
+            }
+            if (flag.value === 'none' && inline !== undefined) say(`${name} takes no value`);
+            const next = words[i + 1]?.text;
+            const takes = inline === undefined && (flag.value === 'required' || (flag.value === 'optional' && next !== undefined && !next.startsWith('-')));
+            if (flag.value === 'required' && inline === undefined && (next === undefined || next.startsWith('-'))) say(`${name} needs a value`);
+            const value = inline ?? (takes ? next : undefined);
+            if (takes) i++;
+            if (value !== undefined && flag.choices && !flag.choices.includes(value)) say(`${name} ${value}: choose from ${flag.choices.join(', ')}`);
+          }
+          const required = (/^Usage: .*$/m.exec(commandHelp)![0].match(/<[^>]+>/g) ?? []).length;
+          if (args.length < required) say(`pay ${path} needs ${required} argument(s), got ${args.length}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
   });
   it('pay --version prints the package version', async () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));

@@ -19,7 +19,7 @@ export const register = verbs(
       createdLte: flag.string('--created-lte <when>', 'Created at or before this date or date-time', { field: 'created[lte]' }),
       createdLt: flag.string('--created-lt <when>', 'Created before this date or date-time', { field: 'created[lt]' }),
     },
-    examples: ['pay events list --type payment_intent.*', 'pay events list --created-gte 2030-01-01 --created-lt 2030-02-01 --limit 100 --json'],
+    examples: ["pay events list --type 'payment_intent.*'", 'pay events list --created-gte 2030-01-01 --created-lt 2030-02-01 --limit 100 --json'],
   }),
   getCommand<EventWithDeliveries>('events.get', {
     description: 'Show an event and its delivery attempts at each webhook endpoint',

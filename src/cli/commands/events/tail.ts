@@ -15,7 +15,7 @@ export const tail = defineCommand({
     events: flag.parsed('--events <types>', 'Only these event types, comma-separated; family.* allowed', eventTypesArg),
     from: flag.parsed('--from <evt_id>', 'Start with this event, then keep streaming', eventIdArg),
   },
-  examples: ['pay events tail', 'pay events tail --events payment_intent.*,charge.* --json | jq .type', 'pay events tail --json id,type'],
+  examples: ['pay events tail', "pay events tail --events 'payment_intent.*,charge.*' --json | jq .type", 'pay events tail --json id,type'],
   help: '\nWith --json: one event a line, as JSON; --json id,type keeps only those fields of each.\n',
   fields: eventFields,
   run: (options, f) => run({ types: options.events, from: options.from }, f),

@@ -22,7 +22,7 @@ const create = defineCommand({
   flags: createFlags,
   examples: [
     'pay webhooks endpoints create --url https://example.com/hooks --subscription-group payment_intent_events',
-    'pay webhooks endpoints create --url http://localhost:4242/hooks --enabled-events customer.created,subscription.*',
+    "pay webhooks endpoints create --url http://localhost:4242/hooks --enabled-events 'customer.created,subscription.*'",
   ],
   fields,
   async run(options, f) {

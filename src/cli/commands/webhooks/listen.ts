@@ -36,7 +36,7 @@ export const listen = defineCommand({
   examples: [
     'pay webhooks listen --forward-to http://localhost:4242/webhooks',
     'export APP_WEBHOOK_SECRET=$(pay webhooks listen --print-secret)   # the app\'s secret, the same on every run',
-    'pay webhooks listen --forward-to http://localhost:4242/hooks --route \'subscription.*=http://localhost:4242/billing\' --events payment_intent.*,subscription.*',
+    "pay webhooks listen --forward-to http://localhost:4242/hooks --route 'subscription.*=http://localhost:4242/billing' --events 'payment_intent.*,subscription.*'",
     'pay webhooks listen --forward-to http://localhost:4242/hooks --timeout 10m      # stop at a breakpoint without losing events',
     'pay webhooks listen --forward-to http://app:4242/hooks --give-up-after 2m --json  # in a container',
     'pay webhooks listen --forward-to http://localhost:4242/hooks --max-events 3 --exit-after-idle 30s --fail-on-error &   # CI: see the README',
