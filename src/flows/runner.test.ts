@@ -57,6 +57,19 @@ describe('request steps', () => {
   });
 });
 
+describe('present steps', () => {
+  it('have their fields checked by the present endpoint\'s schema before any step runs, naming the field', () => {
+    const flow = FlowFile.parse({ name: 'tap', steps: [{ name: 'tap', present: { reader: 'tmr_1', outcome: 'approved', tip_amount: 200 } }] });
+    const check = (override: Record<string, unknown>) => () => checkBodies(flow, new Map([['tap', override]]));
+    expect(check({ outcome: 'bogus' })).toThrow(/^Invalid --override tap\.outcome: must be one of approved, declined/);
+    expect(check({ bogus: 1 })).toThrow(/^Invalid --override tap\.bogus: step 'tap' \(present\) takes no field 'bogus'; its fields: reader, outcome, card_number, tip_amount, available_amount, method\./);
+    // A rule between fields, as the service applies it: a tip goes with a card that pays.
+    expect(check({ outcome: 'declined' })).toThrow(new FlowBodyError('Invalid step \'tap\': tip_amount: goes with a card that pays, and outcome declined declines it.'));
+    expect(check({ outcome: 'partial' })).not.toThrow();
+    expect(check({})).not.toThrow();
+  });
+});
+
 describe('a run\'s events', () => {
   const sb = cliSandbox();
 

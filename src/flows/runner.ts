@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import type { z } from 'zod';
 import { toApiError } from '../client/api-error.js';
 import type { Client } from '../client/client.js';
 import { NetworkError } from '../client/errors.js';
@@ -24,8 +25,8 @@ export class FlowBodyError extends Error {
 }
 
 /**
- * Each request step's body, as the file and the overrides make it, against what its
- * step's endpoint takes, before anything runs: a field it does not take (a step's name
+ * Each request or present step's body, as the file and the overrides make it, against what
+ * its step's endpoint takes, before anything runs: a field it does not take (a step's name
  * mistyped in an override lands on the main step), or a value its rule refuses, names the
  * step, rather than failing once earlier steps have created things. Values that refer to
  * earlier results, and objects, are left to the service.
@@ -33,27 +34,42 @@ export class FlowBodyError extends Error {
 export function checkBodies(flow: FlowFile, overrides: ReadonlyMap<string, Record<string, unknown>>): void {
   const steps = flow.steps.map((step) => step.name);
   for (const step of flow.steps) {
-    if (step.pay_checkout) checkCard(step.name, step.pay_checkout, overrides.get(step.name) ?? {});
+    const overridden = overrides.get(step.name) ?? {};
+    if (step.pay_checkout) checkCard(step.name, step.pay_checkout, overridden);
+    if (step.present) {
+      // The reader goes in the path; the rest is the present endpoint's body.
+      const { reader: _reader, ...sent } = merge(step.present, overridden);
+      checkBody(step.name, 'present', bodySchemaOf('test_helpers.reader_present')!, sent, overridden, steps, ['reader']);
+    }
     const request = step.request;
     const endpoint = request && endpointOf(request.method, request.path);
     const schema = endpoint && bodySchemaOf(endpoint);
     if (!request || !schema) continue;
-    const overridden = overrides.get(step.name) ?? {};
     // As the step will send them: a value replacing a string stays a string.
-    const sent = merge(request.body ?? {}, overridden);
-    const shape = shapeFor(schema, sent);
-    if (!shape) continue;
-    for (const field of Object.keys(sent)) {
-      const given = givenAs(step.name, field, overridden);
-      if (!(field in shape)) {
-        const others = field in overridden ? ` A field of another step starts with its name (steps: ${steps.join(', ')}).` : '';
-        throw new FlowBodyError(`Invalid ${given}: step '${step.name}' (${request.method} ${request.path}) takes no field '${field}'; its fields: ${fieldsTaken(shape).join(', ')}.${others}`);
-      }
-      const value = sent[field];
-      if ((typeof value === 'object' && value !== null) || (typeof value === 'string' && value.includes('${'))) continue;
-      const checked = shape[field]!.safeParse(value);
-      if (!checked.success) throw new FlowBodyError(`Invalid ${given}: ${checked.error.issues[0]!.message}.`);
+    checkBody(step.name, `${request.method} ${request.path}`, schema, merge(request.body ?? {}, overridden), overridden, steps);
+  }
+}
+
+/** One step's body against its endpoint's schema: each field, then the rules between fields once no value waits for an earlier result. */
+function checkBody(step: string, what: string, schema: z.ZodType, sent: Record<string, unknown>, overridden: Record<string, unknown>, steps: string[], pathFields: string[] = []): void {
+  const shape = shapeFor(schema, sent);
+  if (!shape) return;
+  for (const field of Object.keys(sent)) {
+    const given = givenAs(step, field, overridden);
+    if (!(field in shape)) {
+      const others = field in overridden ? ` A field of another step starts with its name (steps: ${steps.join(', ')}).` : '';
+      throw new FlowBodyError(`Invalid ${given}: step '${step}' (${what}) takes no field '${field}'; its fields: ${[...pathFields, ...fieldsTaken(shape)].join(', ')}.${others}`);
     }
+    const value = sent[field];
+    if ((typeof value === 'object' && value !== null) || (typeof value === 'string' && value.includes('${'))) continue;
+    const checked = shape[field]!.safeParse(value);
+    if (!checked.success) throw new FlowBodyError(`Invalid ${given}: ${checked.error.issues[0]!.message}.`);
+  }
+  if (JSON.stringify(sent).includes('${')) return;
+  const whole = schema.safeParse(sent);
+  if (!whole.success) {
+    const issue = whole.error.issues[0]!;
+    throw new FlowBodyError(`Invalid ${givenAs(step, issue.path.join('.'), overridden)}: ${issue.message}.`);
   }
 }
 

@@ -55,6 +55,22 @@ describe('pay sandbox start --host', () => {
     }
   });
 
+  it('--detach again: the running sandbox\'s ready line still names the address it listens on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-host-'));
+    try {
+      const first = await runPay(['sandbox', 'start', '--detach', '--memory', '--port', '0', '--host', '0.0.0.0', '--json'], { env: baseEnv(dir) });
+      expect(first.exitCode, first.stderr).toBe(0);
+      const again = await runPay(['sandbox', 'start', '--detach', '--json'], { env: baseEnv(dir) });
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
+      const human = await runPay(['sandbox', 'start', '--detach'], { env: baseEnv(dir) });
+      expect(human.stdout).toMatch(/^Sandbox already running at http:\/\/127\.0\.0\.1:(\d+) \(listening on 0\.0\.0\.0:\1, every interface\)/);
+    } finally {
+      await runPay(['sandbox', 'stop'], { env: baseEnv(dir) });
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('loopback (the default): no warning', async () => {
     const sandbox = start();
     expect(await sandbox.line(/^Sandbox ready/)).toMatch(/^Sandbox ready at http:\/\/127\.0\.0\.1:\d+ · account/);

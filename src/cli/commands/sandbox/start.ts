@@ -158,7 +158,7 @@ export async function run(options: StartOptions, f: Factory): Promise<void> {
   const actual = bound.family === 'IPv6' ? `[${bound.address}]:${bound.port}` : `${bound.address}:${bound.port}`;
   warnIfExposed(f, actual);
   // Clients on this machine reach a wildcard address through loopback; the ready line then also names the address.
-  const wildcard = bound.address === '0.0.0.0' || bound.address === '::';
+  const wildcard = isWildcard(bound.address);
   const listening = wildcard ? actual : undefined;
   const baseUrl = wildcard ? `http://127.0.0.1:${bound.port}` : new URL(address).origin;
 
@@ -189,7 +189,11 @@ function alreadyRunning(f: Factory, options: StartOptions, running: { base_url: 
     const why = differing.length > 0 ? `, started otherwise: ${differing.join(', ')} cannot apply to it` : '';
     throw new ConflictError(`A sandbox is already running at ${running.base_url} (pid ${running.pid})${why}. Stop it first with: pay sandbox stop`);
   }
-  printReady(f, { base_url: running.base_url, account: running.account, pid: running.pid }, true);
+  // Its ready line, as it gave it: one exposed on every interface still says so.
+  const port = new URL(running.base_url).port;
+  const host = running.host ?? DEFAULT_HOST;
+  const listening = isWildcard(host) ? (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`) : undefined;
+  printReady(f, { base_url: running.base_url, ...(listening && { listening }), account: running.account, pid: running.pid }, true);
 }
 
 /** The flags given that the running sandbox does not match (its clock and rate limit are its own). */
@@ -220,6 +224,7 @@ function printReady(f: Factory, ready: { base_url: string; listening?: string | 
   f.io.out(`${already ? 'Sandbox already running' : 'Sandbox ready'} at ${ready.base_url}${where} · account ${ready.account} · pid ${ready.pid}`);
 }
 
+const isWildcard = (address: string) => address === '0.0.0.0' || address === '::';
 const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^(::ffff:)?127\./.test(host);
 
 /** A sandbox other machines can reach says what it exposes, each time it starts. */
