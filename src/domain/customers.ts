@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type BaseObject, LineText, ListQuery, Metadata } from './common.js';
+import { type BaseObject, LineText, ListQueryOf, Metadata } from './common.js';
 
 const Name = LineText('a name', 100);
 
@@ -16,7 +16,7 @@ export const CustomerCreate = z.strictObject({
 });
 export type CustomerCreate = z.infer<typeof CustomerCreate>;
 
-export const CustomerListQuery = ListQuery.extend({
+export const CustomerListQuery = ListQueryOf('cus').extend({
   email: z.string().optional(),
 });
 
