@@ -111,6 +111,20 @@ describe('pay customers', () => {
     expect(api.body.error).toMatchObject({ param: 'starting_after', message: 'Invalid starting_after: must be the id (cus_…) of the last object of the page before' });
   });
 
+  it('an --email filter that is no email address (or empty) is a usage error, not an empty list; the service refuses it too', async () => {
+    for (const email of ['not-an-email', '']) {
+      const result = await sb.pay(['customers', 'list', '--email', email]);
+      expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }, email).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: '✗ Invalid --email: must be an email address, e.g. jenny@example.com.',
+      });
+    }
+    const api = await sb.sandbox.call('GET', '/v1/customers?email=not-an-email');
+    expect(api.status).toBe(400);
+    expect(api.body.error).toMatchObject({ code: 'parameter_invalid', param: 'email' });
+  });
+
   it('a limit out of range is a usage error naming --limit, before any request', async () => {
     const result = await sb.pay(['customers', 'list', '--limit', '500']);
     expect(result.code).toBe(2);
