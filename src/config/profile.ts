@@ -2,6 +2,7 @@ import { API_KEY_CHARACTERS, API_KEY_CHARACTERS_RULE, looksLikeSecret } from '..
 import { httpUrlRule, isHttpUrlWithoutCredentials } from '../domain/urls.js';
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const PROFILE_NAME_RULE = 'a profile name is letters, digits, - and _, starting with a letter or digit';
 export const SANDBOX_PROFILE = 'sandbox';
 export const DEFAULT_HEADER_PREFIX = 'pay';
 

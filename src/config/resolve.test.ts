@@ -46,6 +46,11 @@ describe('resolveProfile: flag > env > profile', () => {
     expect(() => resolveProfile({ profile: 'nope' }, {}, stores)).toThrow(/prod, staging/);
   });
 
+  it('a name no profile can have (an empty --profile) says the rule, not how to add it', () => {
+    expect(() => resolveProfile({ profile: '' }, {}, stores)).toThrow("Invalid --profile '': a profile name is letters, digits, - and _, starting with a letter or digit. Profiles: prod, staging.");
+    expect(() => resolveProfile({}, { PAY_PROFILE: 'my profile' }, stores)).toThrow(/^Invalid PAY_PROFILE 'my profile': a profile name is/);
+  });
+
   it('a value that breaks a profile rule, from the file or the environment, is a config error naming the field', async () => {
     const edited = new ProfileStore(join(dir, 'edited'));
     await edited.set('hand', { base_url: 'localhost:12111', account: 'acct_1', api_key: 'sk_test_0123456789', header_prefix: 'pay' });

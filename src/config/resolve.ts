@@ -1,5 +1,5 @@
 import { ConfigError, CredentialsError } from './errors.js';
-import { checkProfile, DEFAULT_HEADER_PREFIX, type Profile, SANDBOX_PROFILE } from './profile.js';
+import { checkProfile, DEFAULT_HEADER_PREFIX, type Profile, PROFILE_NAME, PROFILE_NAME_RULE, SANDBOX_PROFILE } from './profile.js';
 import type { ProfileStore } from './store.js';
 
 /** The name of a profile made only of flags and environment variables. */
@@ -49,9 +49,10 @@ export function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, stor
   if (saved?.sandbox === true && direct.base_url !== undefined && !onThisMachine(direct.base_url)) return environmentOnly();
   if (!saved && name !== SANDBOX_PROFILE) {
     const known = profiles.names();
-    throw new ConfigError(
-      `No profile named '${name}'.${known.length ? ` Profiles: ${known.join(', ')}.` : ''} Add one with: pay profiles add ${name}`,
-    );
+    const list = known.length ? ` Profiles: ${known.join(', ')}.` : '';
+    // A name no profile can have cannot be added either: say the rule, not how to add it.
+    if (!PROFILE_NAME.test(name)) throw new ConfigError(`Invalid ${flags.profile !== undefined ? '--profile' : 'PAY_PROFILE'} '${name}': ${PROFILE_NAME_RULE}.${list}`);
+    throw new ConfigError(`No profile named '${name}'.${list} Add one with: pay profiles add ${name}`);
   }
   const merged = {
     ...saved,

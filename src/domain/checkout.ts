@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Amount, type BaseObject, Currency, HttpUrlWithoutCredentials, IdOf, LineText, ListQuery, Metadata } from './common.js';
+import { Amount, type BaseObject, Currency, HttpUrlWithoutCredentials, IdOf, LineText, ListQueryOf, Metadata } from './common.js';
 import { parseExpiry, PaymentMethodCreate } from './payment-methods.js';
 
 const HttpUrl = HttpUrlWithoutCredentials('https://example.com/done');
@@ -27,7 +27,7 @@ export type CheckoutSessionCreate = z.output<typeof CheckoutSessionCreate>;
 
 export const CHECKOUT_SESSION_STATUSES = ['open', 'complete', 'expired'] as const;
 
-export const CheckoutSessionListQuery = ListQuery.extend({
+export const CheckoutSessionListQuery = ListQueryOf('cs').extend({
   status: z.enum(CHECKOUT_SESSION_STATUSES, { error: 'must be open, complete or expired' }).optional(),
   payment_intent_id: IdOf('pi').optional(),
 });
@@ -62,6 +62,7 @@ export const PaymentLinkCreate = z.strictObject({
   ...PageDetails,
 });
 export type PaymentLinkCreate = z.output<typeof PaymentLinkCreate>;
+export const PaymentLinkListQuery = ListQueryOf('plink');
 
 export interface PaymentLink extends BaseObject {
   object: 'payment_link';

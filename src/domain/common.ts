@@ -104,6 +104,7 @@ export const IdempotencyKey = z.string().regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21
 export const DEFAULT_LIST_LIMIT = 10;
 
 const LIMIT_RULE = 'must be an integer from 1 to 100';
+const CURSOR_RULE = 'must be the id of the last object of the page before';
 
 /**
  * Query strings carry text: a limit is decimal digits (not whatever else Number() reads,
@@ -114,9 +115,23 @@ export const ListQuery = z.strictObject({
     .union([z.number(), z.string().regex(/^[0-9]+$/).transform(Number)], { error: LIMIT_RULE })
     .pipe(z.number().int({ error: LIMIT_RULE }).min(1, { error: LIMIT_RULE }).max(100, { error: LIMIT_RULE }))
     .default(DEFAULT_LIST_LIMIT),
-  starting_after: z.string().min(1, { error: 'must be the id of the last object of the page before' }).optional(),
+  starting_after: z.string().min(1, { error: CURSOR_RULE }).optional(),
 });
 export type ListQuery = z.infer<typeof ListQuery>;
+
+/**
+ * The query of a list of one kind: its cursor is an id of that kind, so one of another
+ * kind (`pm_…` paging customers) is refused by its form, before any lookup, and the CLI
+ * names its flag.
+ */
+export const ListQueryOf = (prefix: string) =>
+  ListQuery.extend({
+    starting_after: z
+      .string()
+      .min(1, { error: CURSOR_RULE })
+      .regex(idPattern(prefix), { error: `must be the id (${prefix}_…) of the last object of the page before` })
+      .optional(),
+  });
 
 export interface ListPage<T> {
   object: 'list';

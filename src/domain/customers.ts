@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { type BaseObject, LineText, ListQuery, Metadata } from './common.js';
+import { type BaseObject, LineText, ListQueryOf, Metadata } from './common.js';
 
 const Name = LineText('a name', 100);
+// One rule for what is stored and what is looked for: a filter no stored email can match is a typo.
+const Email = z.email({ error: 'must be an email address, e.g. jenny@example.com' });
 
 export const CustomerCreate = z.strictObject({
-  email: z.email({ error: 'must be an email address, e.g. jenny@example.com' }).optional(),
+  email: Email.optional(),
   first_name: Name.optional(),
   middle_name: Name.optional(),
   last_name: Name.optional(),
@@ -16,8 +18,8 @@ export const CustomerCreate = z.strictObject({
 });
 export type CustomerCreate = z.infer<typeof CustomerCreate>;
 
-export const CustomerListQuery = ListQuery.extend({
-  email: z.string().optional(),
+export const CustomerListQuery = ListQueryOf('cus').extend({
+  email: Email.optional(),
 });
 
 export interface Customer extends BaseObject {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type BaseObject, IdOf, Instant, ListQuery } from './common.js';
+import { type BaseObject, IdOf, Instant, ListQueryOf } from './common.js';
 import { clip } from './errors.js';
 
 /**
@@ -104,7 +104,7 @@ export const EventPattern = z.string({ error: 'must be an event type, e.g. payme
 });
 
 /** `GET /v1/events`: a type (or `family.*`), a created range, and the cursor. */
-export const EventListQuery = ListQuery.extend({
+export const EventListQuery = ListQueryOf('evt').extend({
   type: EventPattern.optional(),
   'created[gte]': Instant.optional(),
   'created[gt]': Instant.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Amount, type BaseObject, Currency, IdOf, ListQuery, Metadata } from './common.js';
+import { Amount, type BaseObject, Currency, IdOf, ListQuery, ListQueryOf, Metadata } from './common.js';
 import { requiredIssue } from './errors.js';
 import type { CardBrand } from './cards.js';
 import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './payment-methods.js';
@@ -79,7 +79,7 @@ export const PaymentIntentCancel = z.strictObject({
 });
 export type PaymentIntentCancel = z.output<typeof PaymentIntentCancel>;
 
-export const PaymentIntentListQuery = ListQuery.extend({
+export const PaymentIntentListQuery = ListQueryOf('pi').extend({
   // Spec section 4: by subscription_id it "returns all payment attempts of a subscription", one page unless a limit is asked for.
   limit: ListQuery.shape.limit.unwrap().optional(),
   subscription_id: IdOf('sub').optional(),
@@ -158,7 +158,7 @@ export interface Charge extends BaseObject {
   };
 }
 
-export const ChargeListQuery = ListQuery.extend({
+export const ChargeListQuery = ListQueryOf('ch').extend({
   payment_intent_id: IdOf('pi').optional(),
   customer_id: IdOf('cus').optional(),
 });

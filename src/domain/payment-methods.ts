@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cvcLengths, detectBrand, luhnValid, type CardBrand } from './cards.js';
-import { type BaseObject, IdOf, ListQuery, Metadata } from './common.js';
+import { type BaseObject, IdOf, ListQueryOf, Metadata } from './common.js';
 
 // Card numbers may be typed with spaces or dashes; the rules see digits only. No message
 // here ever repeats the number or the cvc.
@@ -80,7 +80,7 @@ export type PaymentMethodCreate = z.output<typeof PaymentMethodCreate>;
 
 export const PaymentMethodAttach = z.strictObject({ customer_id: IdOf('cus') });
 
-export const PaymentMethodListQuery = ListQuery.extend({
+export const PaymentMethodListQuery = ListQueryOf('pm').extend({
   customer_id: IdOf('cus').optional(),
   type: z.enum(PAYMENT_METHOD_TYPES, { error: 'must be card or card_present' }).optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Amount, type BaseObject, IdOf, ListQuery, Metadata } from './common.js';
+import { Amount, type BaseObject, IdOf, ListQueryOf, Metadata } from './common.js';
 
 export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
 
@@ -12,7 +12,7 @@ export const RefundCreate = z.strictObject({
 });
 export type RefundCreate = z.output<typeof RefundCreate>;
 
-export const RefundListQuery = ListQuery.extend({
+export const RefundListQuery = ListQueryOf('re').extend({
   payment_intent_id: IdOf('pi').optional(),
   status: z.enum(['pending', 'succeeded', 'failed'], { error: 'must be pending, succeeded or failed' }).optional(),
 });

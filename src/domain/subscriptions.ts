@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Amount, type BaseObject, Currency, DateString, IdOf, ListQuery, Metadata } from './common.js';
+import { Amount, type BaseObject, Currency, DateString, IdOf, ListQueryOf, Metadata } from './common.js';
 import { compareDates, dueDates, INTERVAL_UNITS, type IntervalUnit } from './schedule.js';
 
 export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'past_due', 'paused', 'canceled'] as const;
@@ -69,7 +69,7 @@ export const SubscriptionUpdate = z.strictObject({
 });
 export type SubscriptionUpdate = Pick<z.infer<typeof SubscriptionUpdate>, 'payment_method_id' | 'metadata' | 'platform_fee_amount' | 'cancel_at'>;
 
-export const SubscriptionListQuery = ListQuery.extend({
+export const SubscriptionListQuery = ListQueryOf('sub').extend({
   status: z.enum(SUBSCRIPTION_STATUSES, { error: `must be one of ${SUBSCRIPTION_STATUSES.join(', ')}` }).optional(),
   customer_id: IdOf('cus').optional(),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { detectBrand, luhnValid } from './cards.js';
 import type { BaseObject } from './common.js';
-import { ListQuery, MAX_AMOUNT } from './common.js';
+import { ListQueryOf, MAX_AMOUNT } from './common.js';
 import { bothIssue, parseOrThrow } from './errors.js';
 
 // DESIGN section 7. Processor A has two models, processor B three (spec section 1).
@@ -58,7 +58,7 @@ export const ReaderActivate = z
   .superRefine((body, ctx) => readerModelRule(body, true, ctx));
 export type ReaderActivate = z.output<typeof ReaderActivate>;
 
-export const ReaderListQuery = ListQuery.extend({
+export const ReaderListQuery = ListQueryOf('tmr').extend({
   processor: z.enum(PROCESSORS, { error: 'must be A or B' }).optional(),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type BaseObject, HttpUrlWithoutCredentials } from './common.js';
+import { type BaseObject, HttpUrlWithoutCredentials, ListQueryOf } from './common.js';
 import { bothIssue } from './errors.js';
 import { EventPattern, SUBSCRIPTION_GROUPS, type SubscriptionGroup } from './events.js';
 
@@ -22,6 +22,7 @@ export const WebhookEndpointCreate = z
     }
   });
 export type WebhookEndpointCreate = z.infer<typeof WebhookEndpointCreate>;
+export const WebhookEndpointListQuery = ListQueryOf('we');
 
 /** The one rule of a missing target, for the service's 400 and the CLI's usage error. */
 export const MISSING_EVENTS_MESSAGE = 'Say which events the endpoint receives: subscription_group "payment_intent_events", or enabled_events (a list of event types, or ["*"]).';

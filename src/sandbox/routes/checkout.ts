@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { CheckoutSessionListQuery } from '../../domain/checkout.js';
-import { ListQuery } from '../../domain/common.js';
+import { CheckoutSessionListQuery, PaymentLinkListQuery } from '../../domain/checkout.js';
 import { apiRoute } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
 import {
@@ -21,5 +20,5 @@ export function checkoutRoutes(app: FastifyInstance, sandbox: Sandbox): void {
 
   apiRoute(app, sandbox, 'payment_links.create', {}, (ctx, { body, origin }) => createPaymentLink(ctx, body, origin));
   apiRoute(app, sandbox, 'payment_links.get', {}, (ctx, { params }) => getPaymentLink(ctx, params.id!));
-  apiRoute(app, sandbox, 'payment_links.list', { query: ListQuery }, (ctx, { query }) => listPaymentLinks(ctx, query));
+  apiRoute(app, sandbox, 'payment_links.list', { query: PaymentLinkListQuery }, (ctx, { query }) => listPaymentLinks(ctx, query));
 }

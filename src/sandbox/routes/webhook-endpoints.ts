@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ListQuery } from '../../domain/common.js';
+import { WebhookEndpointListQuery } from '../../domain/webhook-endpoints.js';
 import { apiRoute } from '../pipeline.js';
 import type { Sandbox } from '../sandbox.js';
 import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints } from '../services/webhook-endpoints.js';
@@ -7,6 +7,6 @@ import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listW
 export function webhookEndpointRoutes(app: FastifyInstance, sandbox: Sandbox): void {
   apiRoute(app, sandbox, 'webhook_endpoints.create', { shownOnce: 'secret' }, (ctx, { body }) => createWebhookEndpoint(ctx, body));
   apiRoute(app, sandbox, 'webhook_endpoints.get', {}, (ctx, { params }) => getWebhookEndpoint(ctx, params.id!));
-  apiRoute(app, sandbox, 'webhook_endpoints.list', { query: ListQuery }, (ctx, { query }) => listWebhookEndpoints(ctx, query));
+  apiRoute(app, sandbox, 'webhook_endpoints.list', { query: WebhookEndpointListQuery }, (ctx, { query }) => listWebhookEndpoints(ctx, query));
   apiRoute(app, sandbox, 'webhook_endpoints.delete', {}, (ctx, { params }) => deleteWebhookEndpoint(ctx, params.id!));
 }

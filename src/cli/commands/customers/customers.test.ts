@@ -91,6 +91,40 @@ describe('pay customers', () => {
     expect(api.body.error).toMatchObject({ code: 'parameter_invalid', param: 'subscription_id' });
   });
 
+  it('a cursor of another kind is a usage error naming --starting-after, on every list; the service refuses it too', async () => {
+    const lists: Array<[string[], string]> = [
+      [['customers'], 'cus'], [['payment-methods'], 'pm'], [['intents'], 'pi'], [['charges'], 'ch'], [['refunds'], 're'],
+      [['checkout'], 'cs'], [['payment-links'], 'plink'], [['subscriptions'], 'sub'], [['readers'], 'tmr'],
+      [['webhooks', 'endpoints'], 'we'], [['events'], 'evt'],
+    ];
+    for (const [noun, prefix] of lists) {
+      const other = prefix === 'cus' ? 'pm_123' : 'cus_123';
+      const result = await sb.pay([...noun, 'list', '--starting-after', other]);
+      expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }, noun.join(' ')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `✗ Invalid --starting-after: must be the id (${prefix}_…) of the last object of the page before.`,
+      });
+    }
+    const api = await sb.sandbox.call('GET', '/v1/customers?starting_after=pm_123');
+    expect(api.status).toBe(400);
+    expect(api.body.error).toMatchObject({ param: 'starting_after', message: 'Invalid starting_after: must be the id (cus_…) of the last object of the page before' });
+  });
+
+  it('an --email filter that is no email address (or empty) is a usage error, not an empty list; the service refuses it too', async () => {
+    for (const email of ['not-an-email', '']) {
+      const result = await sb.pay(['customers', 'list', '--email', email]);
+      expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }, email).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: '✗ Invalid --email: must be an email address, e.g. jenny@example.com.',
+      });
+    }
+    const api = await sb.sandbox.call('GET', '/v1/customers?email=not-an-email');
+    expect(api.status).toBe(400);
+    expect(api.body.error).toMatchObject({ code: 'parameter_invalid', param: 'email' });
+  });
+
   it('a limit out of range is a usage error naming --limit, before any request', async () => {
     const result = await sb.pay(['customers', 'list', '--limit', '500']);
     expect(result.code).toBe(2);

@@ -11,7 +11,7 @@ export const register = verbs(
     description: 'List payment links, newest first',
     columns: paymentLinkColumns,
     fields: paymentLinkFields,
-    query: () => import('../../../domain/common.js').then((m) => m.ListQuery),
+    query: () => import('../../../domain/checkout.js').then((m) => m.PaymentLinkListQuery),
     examples: ['pay payment-links list', 'pay payment-links list --all --json | jq -r \'.data[].url\''],
   }),
 );

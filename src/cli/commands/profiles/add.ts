@@ -1,4 +1,4 @@
-import { checkProfile, type Profile, profileFieldProblem, PROFILE_NAME, SANDBOX_PROFILE } from '../../../config/profile.js';
+import { checkProfile, type Profile, profileFieldProblem, PROFILE_NAME, PROFILE_NAME_RULE, SANDBOX_PROFILE } from '../../../config/profile.js';
 import { arg, defineCommand, flag } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { profileFields, shownProfile } from './view.js';
@@ -23,7 +23,7 @@ export const add = defineCommand({
   async run(options, f) {
     const io = f.io;
     const name = options.name ?? (await io.ask('<name>', 'Profile name', { validate: (v) => (v === SANDBOX_PROFILE ? `It${SANDBOX_NAME_TAKEN.slice(2)}.` : PROFILE_NAME.test(v) ? true : 'Letters, digits, - and _.') }));
-    if (!PROFILE_NAME.test(name)) throw new UsageError(`Invalid profile name '${name}': letters, digits, - and _, starting with a letter or digit.`);
+    if (!PROFILE_NAME.test(name)) throw new UsageError(`Invalid profile name '${name}': ${PROFILE_NAME_RULE}.`);
     // pay sandbox start rewrites that profile as its own: a service's profile by the name would be taken over, its key kept.
     if (name === SANDBOX_PROFILE) throw new UsageError(`Invalid profile name '${name}': ${SANDBOX_NAME_TAKEN}, e.g. pay profiles add staging.`);
     if (options.apiKey !== undefined && options.apiKeyStdin) throw new UsageError('Use one of --api-key and --api-key-stdin.');

@@ -1,4 +1,4 @@
-import { PROFILE_NAME } from '../../../config/profile.js';
+import { PROFILE_NAME, PROFILE_NAME_RULE } from '../../../config/profile.js';
 import { maskSecret } from '../../../domain/secrets.js';
 import { AccountCreate } from '../../../domain/test-helpers.js';
 import { maybeSandbox } from '../../../config/resolve.js';
@@ -25,7 +25,7 @@ export const accountsAdd = defineCommand({
 
 export async function run(options: AccountsAddOptions, f: Factory): Promise<void> {
   if (options.name !== undefined && !PROFILE_NAME.test(options.name)) {
-    throw new UsageError('Invalid --name: a profile name is letters, digits, - and _, starting with a letter or digit.');
+    throw new UsageError(`Invalid --name: ${PROFILE_NAME_RULE}.`);
   }
   // The key is made here, not taken from the response: a retried request's replay
   // withholds the secret it minted.

@@ -81,3 +81,22 @@ describe('pay trigger --list and --show take nothing they would ignore', () => {
     }
   });
 });
+
+describe('pay trigger --file that cannot be read', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pay-trigger-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const env = cliEnv(dir);
+
+  it('says why in words, not as an errno code', async () => {
+    expect(await runCli(['trigger', '--file', join(dir, 'missing.json')], { env })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `✗ Cannot read --file ${join(dir, 'missing.json')}: no such file.`,
+    });
+    expect(await runCli(['trigger', '--file', dir], { env })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `✗ Cannot read --file ${dir}: it is a directory; name a flow file.`,
+    });
+  });
+});

@@ -88,7 +88,9 @@ async function fromFile(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`Cannot read --file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory; name a flow file' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+    throw new UsageError(`Cannot read --file ${file}: ${why}.`);
   }
 }
 

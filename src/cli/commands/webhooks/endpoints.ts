@@ -60,7 +60,7 @@ export const endpoints = group('endpoints', 'Webhook endpoints: URLs the service
     description: 'List webhook endpoints, newest first',
     columns: endpointColumns,
     fields,
-    query: () => import('../../../domain/common.js').then((m) => m.ListQuery),
+    query: () => import('../../../domain/webhook-endpoints.js').then((m) => m.WebhookEndpointListQuery),
     examples: ['pay webhooks endpoints list', 'pay webhooks endpoints list --json'],
   }),
   getCommand<WebhookEndpoint>('webhook_endpoints.get', {
