@@ -88,6 +88,17 @@ describe('idempotency', () => {
     expect(snapshot()).toBe(before);
   });
 
+  it('a key longer than 255 characters is refused (400 naming the header and the bound) and recorded nowhere; 255 is taken', async () => {
+    // Unbounded, a key up to the 16 KB header limit was stored with every record and echoed in its 422.
+    const before = snapshot();
+    const long = await call('POST', '/v1/customers', { headers: { 'idempotency-key': 'k'.repeat(256) }, body: { email: 'long@example.com' } });
+    expect([long.status, long.body.error?.code, long.body.error?.param]).toEqual([400, 'parameter_invalid', 'Idempotency-Key']);
+    expect(long.body.error.message).toContain('255');
+    expect(snapshot()).toBe(before);
+    const longest = await call('POST', '/v1/customers', { headers: { 'idempotency-key': 'k'.repeat(255) }, body: { email: 'long@example.com' } });
+    expect(longest.status).toBe(200);
+  });
+
   it('keys are per account', async () => {
     const headers = { 'idempotency-key': 'key-shared' };
     const a = await call('POST', '/v1/customers', { headers, body: { email: 'a@example.com' } });
