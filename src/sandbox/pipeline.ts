@@ -101,13 +101,15 @@ export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefine
     const account = accounts.get(request)!;
     const key = isWrite(method) ? idempotencyKeyOf(request) : undefined;
     const requestPath = request.url.split('?')[0]!;
-    const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
+    const bodyRequired = name.endsWith('create');
+    // Of the body as parse reads it: none at all, where that is {}, is the same request as {}.
+    const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body === undefined && !bodyRequired ? {} : request.body);
     const held = heldKeysOf(sandbox);
     const heldName = `${account.id} ${key}`;
 
     // After the replay check: a key used before with another body is 422, whether or not this body is valid.
     const parse = (): RouteInput<BodyOf<N>, Parsed<QS>> => {
-      const body = bodyObject(request.body, name.endsWith('create'));
+      const body = bodyObject(request.body, bodyRequired);
       const input = {
         body: (bodySchema ? parseOrThrow(bodySchema, body) : undefined) as BodyOf<N>,
         query: (schemas.query ? parseOrThrow(schemas.query, onceEach(schemas.query, request.query ?? {})) : undefined) as Parsed<QS>,
