@@ -95,10 +95,11 @@ export const LineText = (what: string, max: number) =>
  * An Idempotency-Key header's value. Printable ASCII: a header carries nothing else
  * intact (UTF-8 arrives as Latin-1; undici refuses to send it), and spaces at either end
  * are stripped on the way. Not empty: an empty header is a script's unset variable, and
- * taken as a key it made each such write a replay of the first.
+ * taken as a key it made each such write a replay of the first. At most 255 characters
+ * (Stripe's bound): a key is kept with every record it names.
  */
-export const IDEMPOTENCY_KEY_RULE = 'must be printable ASCII characters (at least one), with no space at either end';
-export const IdempotencyKey = z.string().regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/, { error: IDEMPOTENCY_KEY_RULE });
+export const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 printable ASCII characters, with no space at either end';
+export const IdempotencyKey = z.string().regex(/^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/, { error: IDEMPOTENCY_KEY_RULE });
 
 /** A list's page size when none is asked for (DESIGN section 4). */
 export const DEFAULT_LIST_LIMIT = 10;

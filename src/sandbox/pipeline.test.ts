@@ -77,6 +77,21 @@ describe('idempotency', () => {
     expect(snapshot()).toBe(before);
   });
 
+  it('no body at all is the body {} where the operation takes one as such: the same key replays, either way round', async () => {
+    for (const [key, first, second] of [['key-nobody-1', undefined, '{}'], ['key-nobody-2', '{}', undefined]] as const) {
+      const intent = await call('POST', '/v1/payment-intents', { body: { amount: 100, currency: 'usd', payment_method_types: ['card'] } });
+      const url = `/v1/payment-intents/${intent.body.id}/cancel`;
+      const canceled = await call('POST', url, { headers: { 'idempotency-key': key }, raw: first });
+      expect(canceled.status).toBe(200);
+      const again = await call('POST', url, { headers: { 'idempotency-key': key }, raw: second });
+      expect([again.status, again.headers['idempotent-replayed'], again.body], key).toEqual([200, 'true', canceled.body]);
+    }
+    // A create must say what it creates: no body is refused there, never a replay of {}.
+    await call('POST', '/v1/customers', { headers: { 'idempotency-key': 'key-nobody-3' }, raw: '{}' });
+    const bare = await call('POST', '/v1/customers', { headers: { 'idempotency-key': 'key-nobody-3' } });
+    expect(bare.status).not.toBe(200);
+  });
+
   it('an empty key, or one that is not printable ASCII, is refused (400 naming the header) and recorded nowhere', async () => {
     // A script's unset $KEY sends an empty header: taken as a key, its second payment was a replay of its first.
     const before = snapshot();
@@ -86,6 +101,17 @@ describe('idempotency', () => {
       expect(res.body.error.message).toContain('printable ASCII');
     }
     expect(snapshot()).toBe(before);
+  });
+
+  it('a key longer than 255 characters is refused (400 naming the header and the bound) and recorded nowhere; 255 is taken', async () => {
+    // Unbounded, a key up to the 16 KB header limit was stored with every record and echoed in its 422.
+    const before = snapshot();
+    const long = await call('POST', '/v1/customers', { headers: { 'idempotency-key': 'k'.repeat(256) }, body: { email: 'long@example.com' } });
+    expect([long.status, long.body.error?.code, long.body.error?.param]).toEqual([400, 'parameter_invalid', 'Idempotency-Key']);
+    expect(long.body.error.message).toContain('255');
+    expect(snapshot()).toBe(before);
+    const longest = await call('POST', '/v1/customers', { headers: { 'idempotency-key': 'k'.repeat(255) }, body: { email: 'long@example.com' } });
+    expect(longest.status).toBe(200);
   });
 
   it('keys are per account', async () => {

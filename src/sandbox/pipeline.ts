@@ -8,7 +8,7 @@ import type { ObjectKind } from '../domain/ids.js';
 import { REDACTED_HEADER, SHOWN_ONCE } from '../domain/secrets.js';
 import { SANDBOX_ACCOUNT_ID } from '../domain/test-helpers.js';
 import type { Account } from './store/accounts.js';
-import { idempotencyExpired } from './store/idempotency.js';
+import { idempotencyExpired, type StoredResponse } from './store/idempotency.js';
 import type { Sandbox } from './sandbox.js';
 import type { ServiceContext } from './services/context.js';
 
@@ -37,7 +37,8 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
  * request throws before or inside the transaction, so it changes nothing; a declined
  * payment (an ApiError with `commit`) keeps its changes and is replayed like a success.
  * A handler with `ownTransactions` (a long clock advance) commits its own steps: it
- * runs between the replay check and the record, outside a request transaction. A route
+ * runs between the replay check and the record, outside a request transaction, holding
+ * its key meanwhile (another request naming it is 422 as after the record). A route
  * that mints a secret names its field in `shownOnce`: the stored response holds a
  * marker instead, so a replay says the secret was shown once and never shows it again.
  */
@@ -83,11 +84,14 @@ export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefine
   }
 
   async function inOwnTransactions(request: FastifyRequest): Promise<Outcome> {
-    const { account, parse, replay, record } = steps(request);
+    const { account, parse, replay, record, holding } = steps(request);
     // Such a handler may be async (it yields between its steps); it declines no payment.
     const ctx = sandbox.context(account);
-    const outcome = db.transaction(() => replay(ctx)) ?? { status: 200, body: await handler(ctx, parse()), replayed: false };
-    if (!outcome.replayed) db.transaction(() => record(sandbox.context(account), outcome));
+    const outcome = db.transaction(() => replay(ctx)) ?? await holding(async () => {
+      const done: Outcome = { status: 200, body: await handler(ctx, parse()), replayed: false };
+      db.transaction(() => record(sandbox.context(account), done));
+      return done;
+    });
     await db.durable();
     return outcome;
   }
@@ -97,11 +101,15 @@ export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefine
     const account = accounts.get(request)!;
     const key = isWrite(method) ? idempotencyKeyOf(request) : undefined;
     const requestPath = request.url.split('?')[0]!;
-    const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body);
+    const bodyRequired = name.endsWith('create');
+    // Of the body as parse reads it: none at all, where that is {}, is the same request as {}.
+    const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body === undefined && !bodyRequired ? {} : request.body);
+    const held = heldKeysOf(sandbox);
+    const heldName = `${account.id} ${key}`;
 
     // After the replay check: a key used before with another body is 422, whether or not this body is valid.
     const parse = (): RouteInput<BodyOf<N>, Parsed<QS>> => {
-      const body = bodyObject(request.body, name.endsWith('create'));
+      const body = bodyObject(request.body, bodyRequired);
       const input = {
         body: (bodySchema ? parseOrThrow(bodySchema, body) : undefined) as BodyOf<N>,
         query: (schemas.query ? parseOrThrow(schemas.query, onceEach(schemas.query, request.query ?? {})) : undefined) as Parsed<QS>,
@@ -116,11 +124,16 @@ export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefine
 
     const replay = (ctx: ServiceContext): Outcome | undefined => {
       if (key === undefined) return undefined;
-      const stored = sandbox.store.idempotency.find(account.id, key);
-      if (!stored || idempotencyExpired(stored.created, ctx.now)) return undefined;
-      if (stored.method !== method || stored.path !== requestPath || stored.body_hash !== bodyHash) {
+      const found = sandbox.store.idempotency.find(account.id, key);
+      const stored = found && !idempotencyExpired(found.created, ctx.now) ? found : undefined;
+      // A key held by a request still running (holding) is taken, though its answer is not recorded yet.
+      const taken = stored ?? held.get(heldName);
+      if (!taken) return undefined;
+      if (taken.method !== method || taken.path !== requestPath || taken.body_hash !== bodyHash) {
         throw idempotencyKeyReused(key);
       }
+      // The same request, still running: its handler decides (a clock advance waits for it).
+      if (!stored) return undefined;
       const redacted = schemas.shownOnce !== undefined && (JSON.parse(stored.response) as Record<string, unknown>)[schemas.shownOnce] === SHOWN_ONCE;
       return { status: stored.status, body: undefined, json: stored.response, replayed: true, redacted };
     };
@@ -149,8 +162,35 @@ export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefine
       return outcome;
     };
 
-    return { account, parse, replay, act, record };
+    /**
+     * Runs fn, a handler and its record outside a request transaction, holding the key
+     * meanwhile: another request taking it would run, then see its record replaced.
+     */
+    const holding = async (fn: () => Promise<Outcome>): Promise<Outcome> => {
+      if (key === undefined) return fn();
+      const mine = { method, path: requestPath, body_hash: bodyHash };
+      held.set(heldName, mine);
+      try {
+        return await fn();
+      } finally {
+        // A retry of the same request holds it on in its place.
+        if (held.get(heldName) === mine) held.delete(heldName);
+      }
+    };
+
+    return { account, parse, replay, act, record, holding };
   }
+}
+
+type HeldKey = Pick<StoredResponse, 'method' | 'path' | 'body_hash'>;
+
+/** Each sandbox's keys held by requests still running outside a request transaction, by account and key. */
+const heldKeys = new WeakMap<Sandbox, Map<string, HeldKey>>();
+
+function heldKeysOf(sandbox: Sandbox): Map<string, HeldKey> {
+  let held = heldKeys.get(sandbox);
+  if (!held) heldKeys.set(sandbox, (held = new Map()));
+  return held;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';

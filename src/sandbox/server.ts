@@ -260,6 +260,8 @@ function refuseExpectation(request: IncomingMessage, response: ServerResponse): 
  */
 function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // A control character in a header value (an Idempotency-Key cut from binary output, say) is named, as the pipeline names a value it refuses.
+  const header = error.code === 'HPE_INVALID_HEADER_TOKEN' ? headerWithControlCharacter(error.rawPacket) : undefined;
   const apiError =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? requestLineTooLong(error.rawPacket)
@@ -267,8 +269,21 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: unknown 
         : new ApiError(431, 'headers_too_large', `The request line and headers must be at most ${maxHeaderSize} bytes together.`)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new ApiError(408, 'request_timeout', 'The request was not received in time.')
-        : new ApiError(400, 'invalid_request', 'The request is not well-formed HTTP/1.1.');
+        : header !== undefined
+          ? new ApiError(400, 'parameter_invalid', `Invalid ${header} header: a header value must not hold a control character (only visible characters, spaces and tabs).`, { param: header })
+          : new ApiError(400, 'invalid_request', 'The request is not well-formed HTTP/1.1.');
   answerOnSocket(socket, apiError);
+}
+
+/** The name of the first header whose value holds a control character (tab aside), in the bytes the parser refused. */
+function headerWithControlCharacter(packet: unknown): string | undefined {
+  if (!Buffer.isBuffer(packet)) return undefined;
+  const head = packet.toString('latin1').split('\r\n\r\n', 1)[0]!;
+  for (const line of head.split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && /[\x00-\x08\x0a-\x1f\x7f]/.test(line.slice(colon + 1))) return clip(line.slice(0, colon));
+  }
+  return undefined;
 }
 
 /** A request node hands over as a raw socket (a refused one, a CONNECT): the error body, then the connection closes. */

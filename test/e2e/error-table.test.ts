@@ -113,9 +113,17 @@ describe('every status of the error table, with its type', () => {
   });
 
   it('422 idempotency_error: a key reused with another body, the key echoed only as a prefix', async () => {
-    const key = `Idempotency-Key: ${long(300)}\r\n`;
+    const key = `Idempotency-Key: ${long(255)}\r\n`;
     expect((await post('/v1/customers', '{"email":"one@example.com"}', key)).status).toBe(200);
     expectErrorBody(await post('/v1/customers', '{"email":"two@example.com"}', key), 422, 'idempotency_key_reused', 'Z');
+  });
+
+  it('400 invalid_request_error: a control character in a header value, refused by node\'s HTTP parser, names the header', async () => {
+    const answer = await post('/v1/customers', '{"email":"cc@example.com"}', 'Idempotency-Key: key\x01one\r\n');
+    expectErrorBody(answer, 400, 'parameter_invalid');
+    expect(answer.body.error.param).toBe('Idempotency-Key');
+    expect(answer.body.error.message).toMatch(/^Invalid Idempotency-Key header: .*control character/);
+    expect((await sb.call('GET', '/v1/customers?email=cc@example.com')).body.data).toEqual([]);
   });
 
   it('429 rate_limit_error: beyond the account\'s allowance (--rate-limit), with Retry-After', async () => {

@@ -546,6 +546,27 @@ describe('clock advance', () => {
     expect(created.reverse()).toEqual(dueDates('2030-01-16', 'week', 1, 522).map(dueInstant));
   });
 
+  it('the key of an advance still running is 422 for any other request, which changes nothing, and replays the advance once it ends', async () => {
+    for (let i = 0; i < 10; i++) await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
+    const key = { 'idempotency-key': 'adv-busy' };
+    const first = s.call('POST', '/v1/test-helpers/clock/advance', { days: 3650 }, key);
+    let now = '2030-01-15T00:00:00Z';
+    while (now === '2030-01-15T00:00:00Z') {
+      await new Promise((resolve) => setImmediate(resolve));
+      now = (await ok('GET', '/v1/test-helpers/clock')).now;
+    }
+    expect(Date.parse(now)).toBeLessThan(Date.parse('2040-01-13T00:00:00Z'));
+    const customers = (await ok('GET', '/v1/customers?limit=100')).data.length;
+
+    // Taken by a request before its answer is recorded: run, it was overwritten by the advance's record, and its own retry was 422.
+    const other = await s.call('POST', '/v1/customers', { email: 'busy@example.com' }, key);
+    expect([other.status, other.body.error?.code]).toEqual([422, 'idempotency_key_reused']);
+    expect((await first).body).toEqual({ object: 'test_clock', now: '2040-01-13T00:00:00Z' });
+    expect((await ok('GET', '/v1/customers?limit=100')).data.length).toBe(customers);
+    const replayed = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 3650 }, key);
+    expect([replayed.headers['idempotent-replayed'], replayed.body.now]).toEqual(['true', '2040-01-13T00:00:00Z']);
+  });
+
   it('refuses a reset while the clock is being advanced (409), which would otherwise go on from the reset clock', async () => {
     const subs = [];
     for (let i = 0; i < 10; i++) subs.push(await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' }));
