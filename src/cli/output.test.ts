@@ -33,6 +33,21 @@ describe('--json: stdout is the JSON value and nothing else', () => {
     }
   });
 
+  it('a command missing its verb is a usage error in the --json error shape, not help text', async () => {
+    for (const args of [['customers'], [], ['webhooks', 'endpoints']]) {
+      const result = await sb.pay([...args, '--json']);
+      expect([result.code, result.stdout], args.join(' ')).toEqual([2, '']);
+      const error = JSON.parse(result.stderr).error;
+      expect(error).toMatchObject({ code: 'usage_error', exit_code: 2 });
+      expect(error.message).toMatch(/^Missing <command>: /);
+    }
+    expect(JSON.parse((await sb.pay(['customers', '--json'])).stderr).error.message).toBe("Missing <command>: pay customers needs one of create, get, list (pay customers --help).");
+    // Without --json, the help is the answer, on stderr as before.
+    const human = await sb.pay(['customers']);
+    expect([human.code, human.stdout]).toEqual([2, '']);
+    expect(human.stderr).toContain('Usage: pay customers');
+  });
+
   it('pay customers get --json is the object itself; an error leaves stdout empty', async () => {
     expect(JSON.parse((await sb.pay(['customers', 'get', customer.id, '--json'])).stdout)).toMatchObject({ id: customer.id, object: 'customer' });
     const missing = await sb.pay(['customers', 'get', 'cus_missing', '--json']);
