@@ -1,4 +1,4 @@
-import type { Command, Help, Option } from 'commander';
+import { type Command, CommanderError, type Help, type Option } from 'commander';
 import { maskCardNumbers } from '../domain/cards.js';
 import { flagsByField } from './command.js';
 import type { IO } from './io/io.js';
@@ -73,6 +73,17 @@ export function finishHelp(program: Command, io: IO, json: () => boolean): void 
     const path = pathOf(command);
     if (command !== program && command.commands.length > 0) command.helpCommand(HELP_COMMAND[0], 'Show help for a command');
     if (command.commands.length > 0) command.addHelpText('after', `Learn more:\n  Use "${path} <command> --help" for more about a command.`);
+    if (command.commands.length > 0) {
+      // Commander answers a group given no command with its help, as an error; with --json
+      // the error is the one JSON object every other usage error is.
+      const help = command.help.bind(command);
+      command.help = ((context?: { error: boolean }) => {
+        if (!context?.error || !json()) return help(context);
+        const names = command.commands.map((sub) => sub.name()).filter((name) => name !== 'help');
+        io.errorJSON({ code: 'usage_error', message: `Missing <command>: ${path} needs one of ${names.join(', ')} (${path} --help).`, exit_code: 2 });
+        throw new CommanderError(2, 'commander.help', '(outputHelp)');
+      }) as Command['help'];
+    }
     command.configureOutput({
       outputError: (text) => {
         // Commander suggests by spelling only; a flag named after its field is found by the field.

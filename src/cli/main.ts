@@ -334,6 +334,10 @@ let activeIO: IO | undefined;
 
 /** The process entry: one exit point. */
 export async function run(): Promise<void> {
+  // NO_COLOR wins over FORCE_COLOR here (IO's colour level). Node decides the other way
+  // and, once a dependency loads node:assert, warns on stderr that it ignores NO_COLOR:
+  // noise in a message stream and in a `--json` error. Without FORCE_COLOR it has nothing to say.
+  if (process.env.NO_COLOR) delete process.env.FORCE_COLOR;
   // stdin and stderr made when first used: a `--json` run that succeeds touches neither.
   let stderr: NodeJS.WriteStream | undefined;
   const streams: Streams = {

@@ -25,6 +25,29 @@ describe('--json: stdout is the JSON value and nothing else', () => {
     }
   });
 
+  it('every list is the service\'s envelope {object: "list", data, has_more}, whether the service made it or pay did', async () => {
+    for (const args of [['customers', 'list'], ['profiles', 'list'], ['sandbox', 'cards'], ['trigger', '--list'], ['subscriptions', 'past-due']]) {
+      const list = JSON.parse((await sb.pay([...args, '--json'])).stdout);
+      expect(Object.keys(list), args.join(' ')).toEqual(expect.arrayContaining(['object', 'data', 'has_more']));
+      expect([list.object, Array.isArray(list.data), typeof list.has_more], args.join(' ')).toEqual(['list', true, 'boolean']);
+    }
+  });
+
+  it('a command missing its verb is a usage error in the --json error shape, not help text', async () => {
+    for (const args of [['customers'], [], ['webhooks', 'endpoints']]) {
+      const result = await sb.pay([...args, '--json']);
+      expect([result.code, result.stdout], args.join(' ')).toEqual([2, '']);
+      const error = JSON.parse(result.stderr).error;
+      expect(error).toMatchObject({ code: 'usage_error', exit_code: 2 });
+      expect(error.message).toMatch(/^Missing <command>: /);
+    }
+    expect(JSON.parse((await sb.pay(['customers', '--json'])).stderr).error.message).toBe("Missing <command>: pay customers needs one of create, get, list (pay customers --help).");
+    // Without --json, the help is the answer, on stderr as before.
+    const human = await sb.pay(['customers']);
+    expect([human.code, human.stdout]).toEqual([2, '']);
+    expect(human.stderr).toContain('Usage: pay customers');
+  });
+
   it('pay customers get --json is the object itself; an error leaves stdout empty', async () => {
     expect(JSON.parse((await sb.pay(['customers', 'get', customer.id, '--json'])).stdout)).toMatchObject({ id: customer.id, object: 'customer' });
     const missing = await sb.pay(['customers', 'get', 'cus_missing', '--json']);
@@ -200,9 +223,9 @@ describe('--json fields: one field list for every command (gh\'s --json id,statu
   });
 
   it('commands that print plain objects select the same way (profiles, sandbox cards)', async () => {
-    expect(JSON.parse((await sb.pay(['profiles', 'list', '--json', 'name,default'])).stdout)).toEqual([{ name: 'sandbox', default: true }]);
+    expect(JSON.parse((await sb.pay(['profiles', 'list', '--json', 'name,default'])).stdout)).toEqual({ object: 'list', data: [{ name: 'sandbox', default: true }], has_more: false });
     const cards = JSON.parse((await sb.pay(['sandbox', 'cards', '--json', 'number'])).stdout);
-    expect(cards[0]).toEqual({ number: '4242424242424242' });
+    expect(cards.data[0]).toEqual({ number: '4242424242424242' });
     const bad = await sb.pay(['sandbox', 'cards', '--json', 'nope']);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr).error.message).toMatch(/Unknown --json field 'nope': choose from number, /);
@@ -240,8 +263,8 @@ describe('--json fields on the commands with output of their own', () => {
     // While an argument is awaited, a command's name after --json is that argument (a profile named sandbox).
     expect(JSON.parse((await sb.pay(['profiles', 'use', '--json', 'sandbox'])).stdout)).toEqual({ default_profile: 'sandbox' });
     const flows = JSON.parse((await sb.pay(['trigger', '--list', '--json', 'name'])).stdout);
-    expect(JSON.parse((await sb.pay(['trigger', '--list', '--json', 'events'])).stdout)[0]).toEqual({ events: ['customer.created'] });
-    expect(flows).toContainEqual({ name: 'payment_intent.succeeded' });
+    expect(JSON.parse((await sb.pay(['trigger', '--list', '--json', 'events'])).stdout).data[0]).toEqual({ events: ['customer.created'] });
+    expect(flows.data).toContainEqual({ name: 'payment_intent.succeeded' });
     const before = (await sb.http('GET', '/v1/customers?limit=100')).body.data.length;
     const bad = await sb.pay(['trigger', 'customer.created', '--json', 'name']);
     expect(bad.code).toBe(2);

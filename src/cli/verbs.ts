@@ -116,7 +116,7 @@ export function listCommand<T extends { id: string }, const F extends Flags = Re
           if (!next.has_more || next.data.length === 0) return all;
         }
       });
-      f.io.printList(data, spec.columns, { object: 'list', data, has_more: false });
+      f.io.printList(data, spec.columns);
       return data;
     },
   });

@@ -43,6 +43,20 @@ describe('exit codes of a real process (DESIGN.md section 8)', () => {
   });
 });
 
+describe('NO_COLOR and FORCE_COLOR both set: NO_COLOR wins, and nothing else is said', () => {
+  it('stderr stays empty on success and is the one JSON error on failure (no Node warning about the pair)', async () => {
+    const env = baseEnv(dir, { PAY_BASE_URL: sb.baseUrl, PAY_ACCOUNT: sb.account, PAY_API_KEY: sb.apiKey, NO_COLOR: '1', FORCE_COLOR: '1' });
+    const ok = await execa(process.execPath, [PAY_BIN, 'customers', 'list', '--json'], { env, extendEnv: false, reject: false });
+    expect([ok.exitCode, ok.stderr]).toEqual([0, '']);
+    const missing = await execa(process.execPath, [PAY_BIN, 'customers', 'get', 'cus_missing', '--json'], { env, extendEnv: false, reject: false });
+    expect(missing.exitCode).toBe(4);
+    expect(JSON.parse(missing.stderr).error).toMatchObject({ code: 'resource_missing', exit_code: 4 });
+    const human = await execa(process.execPath, [PAY_BIN, 'customers', 'get', 'cus_missing'], { env, extendEnv: false, reject: false });
+    expect(human.stderr).not.toContain('\u001b[');
+    expect(human.stderr).not.toMatch(/Warning|NO_COLOR/);
+  });
+});
+
 /** A digest of every row of every table of the sandbox's database file. */
 function databaseDigest(): string {
   const db = new DatabaseSync(dbFile, { readOnly: true });

@@ -98,7 +98,7 @@ describe('events of whole flows at the receiver', () => {
   });
 
   it('pay trigger --list names every flow and its events', async () => {
-    const list = await sb.json(['trigger', '--list']);
+    const list = (await sb.json(['trigger', '--list'])).data;
     expect(list.map((f: { name: string }) => f.name)).toEqual(flows.map(([name]) => name));
     const unknown = await sb.pay(['trigger', 'payment_intent.succeded']);
     expect(unknown.exitCode).toBe(2);

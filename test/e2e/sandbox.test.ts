@@ -496,6 +496,10 @@ describe('accounts, isolation and reset', () => {
     const reset = await sb.pay(['sandbox', 'reset', '--yes', '--json']);
     expect(reset.exitCode, reset.stderr).toBe(0);
     expect(JSON.parse(reset.stdout)).toMatchObject({ object: 'reset', account: sb.account });
+    // Every field printed can be asked for, `object` too.
+    const selected = await sb.pay(['sandbox', 'reset', '--yes', '--json', 'object,account']);
+    expect([selected.exitCode, selected.stderr]).toEqual([0, '']);
+    expect(JSON.parse(selected.stdout)).toEqual({ object: 'reset', account: sb.account });
     expect((await sb.http('GET', '/v1/customers')).body.data).toEqual([]);
     expect((await sb.pay(['customers', 'get', others.id, '--profile', 'other'])).exitCode).toBe(0);
     // Keys and profile stay: the account still works.

@@ -8,6 +8,9 @@ import { CancelError, UsageError } from '../errors.js';
 /** `1 subscription`, `3 subscriptions`: a count in a message a person reads. */
 export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
+/** A list as `--json` prints every list, the service's or pay's own: the service's envelope (DESIGN.md section 4). */
+export const listOf = <T>(data: readonly T[], hasMore = false) => ({ object: 'list' as const, data, has_more: hasMore });
+
 export interface IOOptions {
   json: boolean;
   /** `--json a,b`: only these top-level fields of each object printed. */
@@ -186,8 +189,8 @@ export class IO {
     }
   }
 
-  /** Rows: JSON (the whole value given), an aligned table at a TTY, TSV without a header piped. */
-  printList<T>(rows: T[], columns: Column<T>[], jsonValue: unknown = rows): void {
+  /** Rows: JSON (the whole value given, else the rows as a list), an aligned table at a TTY, TSV without a header piped. */
+  printList<T>(rows: T[], columns: Column<T>[], jsonValue: unknown = listOf(rows)): void {
     if (this.json) return this.printJSON(jsonValue);
     const cells = rows.map((row) => columns.map((c) => formatValue(c.value(row))));
     if (!this.human) {

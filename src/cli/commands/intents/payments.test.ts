@@ -351,7 +351,7 @@ describe('same-day refunds on a processor B reader', () => {
 
 describe('test cards and help', () => {
   it('pay sandbox cards lists every test card with its outcome', async () => {
-    const cards = await sb.json(['sandbox', 'cards']);
+    const cards = (await sb.json(['sandbox', 'cards'])).data;
     expect(cards).toHaveLength(13);
     expect(cards).toContainEqual(expect.objectContaining({ number: '4242424242424242', brand: 'visa', outcome: 'success' }));
     expect(cards).toContainEqual(expect.objectContaining({ number: '4000000000005555', outcome: 'partial' }));

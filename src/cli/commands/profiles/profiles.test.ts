@@ -92,10 +92,10 @@ describe('pay profiles add|list|use|show|remove in a script', () => {
     const unsure = await runPay(['profiles', 'remove', 'prod'], { env });
     expect(unsure.code).toBe(2);
     expect(unsure.stderr).toContain('--yes');
-    expect(JSON.parse((await runPay(['profiles', 'list', '--json'], { env })).stdout).map((p: { name: string }) => p.name)).toEqual(['prod', 'staging']);
+    expect(JSON.parse((await runPay(['profiles', 'list', '--json'], { env })).stdout).data.map((p: { name: string }) => p.name)).toEqual(['prod', 'staging']);
     expect((await runPay(['profiles', 'remove', 'prod', '--yes'], { env })).code).toBe(0);
     expect((await runPay(['profiles', 'remove', 'prod', '--yes'], { env })).code).toBe(2);
-    expect(JSON.parse((await runPay(['profiles', 'list', '--json'], { env })).stdout).map((p: { name: string }) => p.name)).toEqual(['staging']);
+    expect(JSON.parse((await runPay(['profiles', 'list', '--json'], { env })).stdout).data.map((p: { name: string }) => p.name)).toEqual(['staging']);
   });
 
   it('without a TTY, a missing value is an error naming its flag, never a prompt', async () => {
@@ -185,7 +185,7 @@ describe('a config file edited by hand', () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { half: { base_url: 'https://half.example.com' } } }), { mode: 0o600 });
     const list = await runPay(['profiles', 'list', '--json'], { env: baseEnv(dir) });
     expect(list.code, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout)).toEqual([{ name: 'half', default: false, base_url: 'https://half.example.com', account: null, api_key: null, header_prefix: null, sandbox: false }]);
+    expect(JSON.parse(list.stdout).data).toEqual([{ name: 'half', default: false, base_url: 'https://half.example.com', account: null, api_key: null, header_prefix: null, sandbox: false }]);
     // Using it says what is missing.
     const use = await runPay(['customers', 'list', '--profile', 'half'], { env: baseEnv(dir) });
     expect(use).toMatchObject({ code: 3, stderr: "✗ Profile 'half' has no account: set it with 'pay profiles add half' or PAY_ACCOUNT." });

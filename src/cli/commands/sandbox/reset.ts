@@ -12,7 +12,7 @@ export const reset = defineCommand({
   description: 'Erase every object and event of the profile\'s sandbox account (keys and profile stay)',
   flags,
   examples: ['pay sandbox reset --yes'],
-  fields: ['account', 'clock'],
+  fields: ['object', 'account', 'clock'],
   run: (options, f) => run(options, f),
 });
 

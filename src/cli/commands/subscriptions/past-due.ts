@@ -6,7 +6,7 @@ import { defineCommand, fieldsOf, flag, type OptionsOf } from '../../command.js'
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { checkedBody } from '../../flags.js';
-import type { Column } from '../../io/io.js';
+import { type Column, listOf } from '../../io/io.js';
 import { subscriptionFlag } from './view.js';
 
 /** A past_due subscription with what a default batch would do with it. */
@@ -55,7 +55,7 @@ export async function run(options: PastDueOptions, f: Factory): Promise<PastDueR
   const { batchDecision, findPastDue } = await import('../../../operator/past-due.js');
   const page = await f.io.spin('Finding past_due subscriptions…', () => findPastDue(client, { customer: options.customer, limit }));
   const rows: PastDueRow[] = page.data.map((item) => ({ ...item, ...batchDecision(item, { includeUnchanged: false }) }));
-  f.io.printList(rows, pastDueColumns, { object: 'list', data: rows, has_more: page.has_more });
+  f.io.printList(rows, pastDueColumns, listOf(rows, page.has_more));
   if (f.io.human && rows.length > 0) {
     const retried = rows.filter((r) => r.retry);
     // One whose failed payment was since paid directly owes nothing, though it stays past_due.

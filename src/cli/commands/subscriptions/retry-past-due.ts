@@ -293,7 +293,7 @@ class Progress {
 }
 
 function dryRun(rows: PastDueRow[], f: Factory): void {
-  f.io.printList(rows, pastDueColumns, { object: 'list', data: rows, has_more: false });
+  f.io.printList(rows, pastDueColumns);
   const retried = rows.filter((r) => r.retry);
   const skipped = skipText(rows);
   f.io.info(`Dry run: ${retried.length} of ${plural(rows.length, 'subscription')} would be retried (${totalText(retried)})${skipped && `; ${skipped}`}. Nothing was charged.`);

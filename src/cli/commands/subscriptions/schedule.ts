@@ -28,10 +28,12 @@ export async function run(options: ScheduleOptions, f: Factory): Promise<string[
   const dates = from === undefined ? [] : scheduledDates(s, options.count, from);
   if (f.io.human && s.next_payment_at === null && s.status !== 'canceled') f.io.warn(whyNoPayment(s));
   const rows = dates.map((date, i) => ({ payment: from! + i + 1, date }));
+  // As any list's: whether more dates follow the ones printed (none after a cancel_at or a cancel).
+  const hasMore = from !== undefined && scheduledDates(s, options.count + 1, from).length > options.count;
   f.io.printList(rows, [
     { header: 'PAYMENT', value: (r) => r.payment },
     { header: 'DUE DATE', value: (r) => r.date },
-  ], { object: 'list', subscription_id: s.id, status: s.status, data: rows });
+  ], { object: 'list', subscription_id: s.id, status: s.status, data: rows, has_more: hasMore });
   return dates;
 }
 

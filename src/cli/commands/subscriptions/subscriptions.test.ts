@@ -292,6 +292,8 @@ describe('pay subscriptions: rules and errors', () => {
       { payment: 3, date: `${year}-03-31` },
       { payment: 4, date: `${year}-04-30` },
     ]);
+    // A list like any other: has_more says whether dates follow the ones printed.
+    expect([schedule.has_more, (await sb.json(['subscriptions', 'schedule', sub.id, '--count', '2'])).has_more]).toEqual([false, true]);
     const piped = await sb.pay(['subscriptions', 'schedule', sub.id, '--count', '2']);
     expect(piped.stdout).toBe(`1\t${year}-01-31\n2\t${year}-02-${year % 4 === 0 ? 29 : 28}`);
   });
