@@ -521,17 +521,23 @@ describe('clock advance', () => {
     expect([replayed.headers['idempotent-replayed'], replayed.body.now]).toEqual(['true', '2030-03-16T00:00:00Z']);
   });
 
-  it('a retry of an advance still running (its answer timed out, its connection reset) waits for it and answers as it does, moving the clock no further', async () => {
-    const weekly = await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
-    for (let i = 0; i < 9; i++) await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
-    const key = { 'idempotency-key': 'adv-long' };
-    const first = s.call('POST', '/v1/test-helpers/clock/advance', { days: 3650 }, key);
+  /** Starts a ten-year advance with `key` and, its answer still to come, returns once the clock has begun to move and before it ends. */
+  async function advanceUnderway(key: Record<string, string>) {
+    const answer = s.call('POST', '/v1/test-helpers/clock/advance', { days: 3650 }, key);
     let now = '2030-01-15T00:00:00Z';
     while (now === '2030-01-15T00:00:00Z') {
       await new Promise((resolve) => setImmediate(resolve));
       now = (await ok('GET', '/v1/test-helpers/clock')).now;
     }
     expect(Date.parse(now)).toBeLessThan(Date.parse('2040-01-13T00:00:00Z'));
+    return { answer };
+  }
+
+  it('a retry of an advance still running (its answer timed out, its connection reset) waits for it and answers as it does, moving the clock no further', async () => {
+    const weekly = await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
+    for (let i = 0; i < 9; i++) await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
+    const key = { 'idempotency-key': 'adv-long' };
+    const { answer: first } = await advanceUnderway(key);
 
     const retried = await s.call('POST', '/v1/test-helpers/clock/advance', { days: 3650 }, key);
     expect([retried.status, retried.body]).toEqual([200, { object: 'test_clock', now: '2040-01-13T00:00:00Z' }]);
@@ -549,13 +555,7 @@ describe('clock advance', () => {
   it('the key of an advance still running is 422 for any other request, which changes nothing, and replays the advance once it ends', async () => {
     for (let i = 0; i < 10; i++) await subscribe({ billing_cycle_anchor: '2030-01-16', interval_unit: 'week' });
     const key = { 'idempotency-key': 'adv-busy' };
-    const first = s.call('POST', '/v1/test-helpers/clock/advance', { days: 3650 }, key);
-    let now = '2030-01-15T00:00:00Z';
-    while (now === '2030-01-15T00:00:00Z') {
-      await new Promise((resolve) => setImmediate(resolve));
-      now = (await ok('GET', '/v1/test-helpers/clock')).now;
-    }
-    expect(Date.parse(now)).toBeLessThan(Date.parse('2040-01-13T00:00:00Z'));
+    const { answer: first } = await advanceUnderway(key);
     const customers = (await ok('GET', '/v1/customers?limit=100')).data.length;
 
     // Taken by a request before its answer is recorded: run, it was overwritten by the advance's record, and its own retry was 422.
