@@ -25,15 +25,15 @@ export async function run(options: ScheduleOptions, f: Factory): Promise<string[
   const client = await f.client();
   const s = await client.call<Subscription>('subscriptions.get', { params: { id: options.id } });
   const from = await firstUpcoming(s, f);
-  const dates = from === undefined ? [] : scheduledDates(s, options.count, from);
+  // One date past those printed tells, as any list's has_more, whether more follow (none after a cancel_at or a cancel).
+  const upcoming = from === undefined ? [] : scheduledDates(s, options.count + 1, from);
+  const dates = upcoming.slice(0, options.count);
   if (f.io.human && s.next_payment_at === null && s.status !== 'canceled') f.io.warn(whyNoPayment(s));
   const rows = dates.map((date, i) => ({ payment: from! + i + 1, date }));
-  // As any list's: whether more dates follow the ones printed (none after a cancel_at or a cancel).
-  const hasMore = from !== undefined && scheduledDates(s, options.count + 1, from).length > options.count;
   f.io.printList(rows, [
     { header: 'PAYMENT', value: (r) => r.payment },
     { header: 'DUE DATE', value: (r) => r.date },
-  ], { object: 'list', subscription_id: s.id, status: s.status, data: rows, has_more: hasMore });
+  ], { object: 'list', subscription_id: s.id, status: s.status, data: rows, has_more: upcoming.length > options.count });
   return dates;
 }
 
