@@ -29,8 +29,8 @@ afterEach(() => {
 });
 
 /** What another connection sees: only what is committed. */
-function committedNotes(): string[] {
-  const reader = new DatabaseSync(file, { readOnly: true });
+function committedNotes(of = file): string[] {
+  const reader = new DatabaseSync(of, { readOnly: true });
   try {
     return (reader.prepare('SELECT text FROM notes ORDER BY rowid').all() as Array<{ text: string }>).map((r) => r.text);
   } finally {
@@ -210,5 +210,57 @@ describe('group commit', () => {
     expect(mark.durable).toBe(2);
     await db.durable();
     expect(mark.durable).toBe(3);
+  });
+
+  describe('under load', () => {
+    /** A database whose groups wait up to `groupLingerMs` to grow, with a note written in a request of each. */
+    function lingering(groupLingerMs: number) {
+      const lingerFile = join(dir, 'linger.db');
+      const lingerDb = new Sqlite(lingerFile, { syncOffThread: true, groupLingerMs });
+      lingerDb.transaction(() => lingerDb.run('CREATE TABLE notes (text TEXT NOT NULL)'));
+      const request = (name: string) => lingerDb.grouped(() => lingerDb.run('INSERT INTO notes VALUES (?)', name));
+      return { lingerDb, request, committed: () => committedNotes(lingerFile) };
+    }
+
+    it('keeps a group smaller than the last one open, over ticks, until it is as large', async () => {
+      const { lingerDb, request, committed } = lingering(60_000);
+      try {
+        await Promise.all(['a1', 'a2', 'a3'].map(request));
+        expect(committed()).toEqual(['a1', 'a2', 'a3']);
+
+        const b1 = request('b1');
+        await nextTick();
+        await nextTick();
+        const b2 = request('b2');
+        await nextTick();
+        await nextTick();
+        // Two of the three the last group had: still open, nothing answered.
+        expect(lingerDb.inTransaction).toBe(true);
+        expect(committed()).toEqual(['a1', 'a2', 'a3']);
+
+        const b3 = request('b3');
+        await Promise.all([b1, b2, b3]);
+        expect(committed()).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'b3']);
+      } finally {
+        lingerDb.close();
+      }
+    });
+
+    it('commits a group that does not grow once it has waited groupLingerMs, and a lone request after it at the end of its tick', async () => {
+      const { lingerDb, request, committed } = lingering(20);
+      try {
+        await Promise.all(['a1', 'a2', 'a3'].map(request));
+        await request('b1');
+        expect(committed()).toEqual(['a1', 'a2', 'a3', 'b1']);
+        // The last group held one request: the next commits at the end of its tick.
+        const c1 = request('c1');
+        await nextTick();
+        expect(lingerDb.inTransaction).toBe(false);
+        expect(committed()).toEqual(['a1', 'a2', 'a3', 'b1', 'c1']);
+        await c1;
+      } finally {
+        lingerDb.close();
+      }
+    });
   });
 });

@@ -70,6 +70,8 @@ export interface SqliteOptions {
    * SQLite's automatic threshold (two fsyncs, milliseconds, stalling everything behind it).
    */
   checkpointOffThread?: boolean;
+  /** How long, in ms, a group smaller than the last one waits at most to grow (commitIfGrown): 1 unless a test says otherwise. */
+  groupLingerMs?: number;
 }
 
 /**
@@ -78,9 +80,10 @@ export interface SqliteOptions {
  * hashes; WAL files inherit the mode), WAL, cached statements, and one transaction at a
  * time. Callers are synchronous, so a transaction never interleaves with another's.
  * Group commit (`grouped`) lets the requests of one tick (or, while the disk syncs, of
- * every tick until it is done) share one transaction, so they share its page writes and
- * its fsync, each in a savepoint of its own (once it runs a statement: one that only
- * inserts holds its rows, which are written with its neighbours').
+ * every tick until it is done; under load, of as many ticks as the last group needed)
+ * share one transaction, so they share its page writes and its fsync, each in a
+ * savepoint of its own (once it runs a statement: one that only inserts holds its rows,
+ * which are written with its neighbours').
  */
 export class Sqlite {
   private readonly db: DatabaseSync;
@@ -105,6 +108,12 @@ export class Sqlite {
   private readonly heldInserts = new WeakMap<HeldTable, string[]>();
   /** The open group transaction and the requests in it, answered once it is on disk. */
   private group: Waiter[] | undefined;
+  /** When the open group was opened (performance.now()), and how many requests the last group committed held. */
+  private groupOpened = 0;
+  private lastGroupSize = 0;
+  private readonly groupLingerMs: number;
+  /** A check of whether the open group is ready to commit is pending (commitWhenGrown). */
+  private commitPending = false;
   /** Settles once everything committed so far is on disk. */
   private synced: Promise<void> = Promise.resolve();
   /** Commits waiting for the next fdatasync, and whether one is running. */
@@ -139,6 +148,7 @@ export class Sqlite {
     // cost a file created and removed every few requests and half the writes of a commit.
     this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
     this.syncOffThread = options.syncOffThread === true && file !== ':memory:';
+    this.groupLingerMs = options.groupLingerMs ?? 1;
     if ((this.syncOffThread || options.checkpointOffThread === true) && file !== ':memory:') {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');
       this.checkpointer = new Checkpointer(
@@ -362,10 +372,12 @@ export class Sqlite {
     if (!this.group) {
       this.control('BEGIN IMMEDIATE');
       this.group = [];
-      // After the I/O callbacks of this tick (the requests that arrived together); while
-      // an fdatasync runs, once it is done (sync), since this group would wait for the
-      // next one anyway: the group grows meanwhile, at no cost in latency.
-      if (!this.syncing) setImmediate(() => this.commitGroup());
+      this.groupOpened = performance.now();
+      // After the I/O callbacks of this tick (the requests that arrived together), once it
+      // has grown (commitIfGrown); while an fdatasync runs, not before it is done (sync),
+      // since this group would wait for the next one anyway: it grows meanwhile, at no
+      // cost in latency.
+      if (!this.syncing) this.commitWhenGrown();
     }
     const group = this.group;
     const mark = this.afterCommit.length;
@@ -458,10 +470,34 @@ export class Sqlite {
     if (this.group && this.depth === 0) this.commitGroup();
   }
 
+  /**
+   * Commits the open group once it has grown: to as many requests as the last group
+   * committed, or for groupLingerMs. Until then it is looked at again at the end of each
+   * tick, after that tick's I/O. Under load (many connections, each waiting for its
+   * answer before it sends its next request) the requests the last commit answered are
+   * on their way back, and a commit's page writes and sync, which hardly grow with its
+   * requests, are shared among as many. A lone request commits at the end of its tick,
+   * as before: the last group was no larger.
+   */
+  private commitIfGrown(): void {
+    if (this.group!.length >= this.lastGroupSize || performance.now() - this.groupOpened >= this.groupLingerMs) this.commitGroup();
+    else this.commitWhenGrown();
+  }
+
+  private commitWhenGrown(): void {
+    if (this.commitPending) return;
+    this.commitPending = true;
+    setImmediate(() => {
+      this.commitPending = false;
+      if (this.group) this.commitIfGrown();
+    });
+  }
+
   private commitGroup(): void {
     const group = this.group;
     if (!group) return;
     this.group = undefined;
+    this.lastGroupSize = group.length;
     try {
       this.flushFinished();
       this.control('COMMIT');
@@ -530,9 +566,10 @@ export class Sqlite {
     this.walFd ??= openSync(`${this.file}-wal`, 'r');
     fdatasync(this.walFd, (error) => {
       this.syncing = false;
-      // The group that waited for this sync: committed now, and synced next, before this
-      // batch's callbacks push what it made durable (they read no further: Sqlite.mark).
-      if (this.group) this.commitGroup();
+      // The group that waited for this sync: committed now if it has grown (else once it
+      // has), and synced next, before this batch's callbacks push what it made durable
+      // (they read no further: Sqlite.mark).
+      if (this.group) this.commitIfGrown();
       for (const settle of batch) settle(error ?? undefined);
       if (this.syncing) return;
       if (this.unsynced.length > 0) this.sync();
