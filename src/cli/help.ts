@@ -71,9 +71,9 @@ function fieldFlagOf(unknown: string, byField: ReadonlyMap<string, string>): str
 export function finishHelp(program: Command, io: IO, json: () => boolean): void {
   const visit = (command: Command) => {
     const path = pathOf(command);
-    if (command !== program && command.commands.length > 0) command.helpCommand(HELP_COMMAND[0], 'Show help for a command');
-    if (command.commands.length > 0) command.addHelpText('after', `Learn more:\n  Use "${path} <command> --help" for more about a command.`);
     if (command.commands.length > 0) {
+      if (command !== program) command.helpCommand(HELP_COMMAND[0], 'Show help for a command');
+      command.addHelpText('after', `Learn more:\n  Use "${path} <command> --help" for more about a command.`);
       // Commander answers a group given no command with its help, as an error; with --json
       // the error is the one JSON object every other usage error is.
       const help = command.help.bind(command);

@@ -52,6 +52,7 @@ export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefine
   const { method, path } = endpoints[name];
   const bodySchema = bodySchemaOf(name);
   const db = sandbox.store.db;
+  const held = heldKeysOf(sandbox);
   /** Each request's account, authenticated as it arrives. */
   const accounts = new WeakMap<FastifyRequest, Account>();
   app.route({
@@ -104,7 +105,6 @@ export function apiRoute<N extends EndpointName, QS extends z.ZodType | undefine
     const bodyRequired = name.endsWith('create');
     // Of the body as parse reads it: none at all, where that is {}, is the same request as {}.
     const bodyHash = key === undefined ? '' : sandbox.store.keys.bodyMac(request.body === undefined && !bodyRequired ? {} : request.body);
-    const held = heldKeysOf(sandbox);
     const heldName = `${account.id} ${key}`;
 
     // After the replay check: a key used before with another body is 422, whether or not this body is valid.
