@@ -6,10 +6,12 @@ import type { Store } from './store/index.js';
 
 /**
  * How long the steps of an advance share one transaction: long enough that a commit (its
- * page writes, its fsync) is shared by thousands of payments, short enough that a request
- * arriving meanwhile waits little.
+ * page writes, its fsync) is shared by thousands of payments, and that a customer's index
+ * pages, which each of its payments changes, are written once for several weeks of them
+ * (at 100 ms, four years of weekly billing of 1,000 subscriptions took a quarter longer);
+ * short enough that a request arriving meanwhile waits at most half a second.
  */
-export const BATCH_MS = 100;
+export const BATCH_MS = 500;
 
 /** Per-account test clock: it moves only when told, and only forwards. */
 export class TestClock {
