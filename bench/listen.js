@@ -22,7 +22,10 @@
 // process, more connections cost it more than the round trips they hide; with 1, the
 // comparison would only time round trips, which a window is there to hide). Loss is
 // counted by unique event ids (an event that has not arrived BENCH_IDLE_MS, default
-// 10,000, after the last arrival is lost).
+// 10,000, after the last arrival is lost). Each round also sends the bodies from a child
+// process at the widest window (bench/support/signed-posts.js), shown beside the row, not
+// as its baseline: listen is a process of its own, and so is that sender, so listen's own
+// work an event shows apart from what being another process on two shared cores costs.
 // Latency: BENCH_LATENCY_EVENTS (default 1,000: of 200, the p99 was the second slowest, so
 // two stalls of the machine decided the row) created one at a time through the running
 // listen, each once the previous one arrived. Listen's latency is from the moment the
@@ -31,14 +34,17 @@
 // the start of the create request is shown beside it (it adds the write path, row 1). The
 // baseline's: one at a time, from the start of its POST to the app's answer.
 // Needs `npm run build` first.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Webhook } from 'standardwebhooks';
+import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { ROUNDS } from './support/load.js';
-import { payBin, spawnReady, startSandbox, stop } from './support/processes.js';
+import { node, payBin, spawnReady, startSandbox, stop } from './support/processes.js';
+import { signedSender } from './support/signed-posts.js';
 import { int, ms, report, row } from './support/report.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
@@ -48,6 +54,7 @@ const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 1000);
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 10_000);
 /** listen's first and widest windows of deliveries in flight to one app (WINDOW in src/webhooks/forwarder.ts): the baseline's. */
 const WINDOWS = [16, 64];
+const signedPosts = fileURLToPath(new URL('support/signed-posts.js', import.meta.url));
 
 const median = (values) => percentile(values, 50);
 const percentile = (values, p) => {
@@ -139,32 +146,30 @@ try {
   let lost = 0;
   let duplicates = 0;
   let bodies;
-  let signer;
-  const direct = new Agent({ connections: Math.max(...WINDOWS) });
-  const post = async ({ id, body }) => {
-    const now = new Date();
-    const response = await request(appUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signer.sign(id, now, body) },
-      body,
-      dispatcher: direct,
-    });
-    await response.body.dump();
-  };
-  const window = async (sent, size) => {
-    let next = 0;
-    await Promise.all(Array.from({ length: size }, async () => {
-      while (next < sent.length) await post(sent[next++]);
-    }));
+  let bodiesFile;
+  let sender;
+  /** Events a second the app took in `taken`, of the timed customers' events: from the first arrival to the last. */
+  const rateOf = (taken, how) => {
+    const timed = customers.slice(WARMUP_EVENTS).filter((id) => taken.arrivals.has(id)).map((id) => taken.arrivals.get(id).at);
+    if (timed.length < 2) throw new Error(`fewer than two timed events arrived ${how}`);
+    return ((timed.length - 1) / (Math.max(...timed) - Math.min(...timed))) * 1000;
   };
   /** The baseline's rate at one window: the first WARMUP_EVENTS warm up, the rest are timed by the app. */
   const straight = async (size) => {
     current = phase();
-    await window(bodies.slice(0, WARMUP_EVENTS), size);
+    await sender.send(bodies.slice(0, WARMUP_EVENTS), size);
     firstArrival = undefined;
     const timedBodies = bodies.slice(WARMUP_EVENTS);
-    await window(timedBodies, size);
+    await sender.send(timedBodies, size);
     return ((timedBodies.length - 1) / (lastArrival - firstArrival)) * 1000;
+  };
+  /** The same from a process of its own, at the widest window: as listen's deliveries come, from another process. */
+  const fromOwnProcess = async (secret) => {
+    const taken = (current = phase());
+    const child = spawn(node, [signedPosts], { env: { ...process.env, BODIES: bodiesFile, SECRET: secret, APP_URL: appUrl, WINDOW: String(Math.max(...WINDOWS)) }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const [code] = await once(child, 'exit');
+    if (code !== 0) throw new Error(`the sender in its own process exited ${code}`);
+    return rateOf(taken, 'from the sender in its own process');
   };
   for (let round = 0; round < ROUNDS; round++) {
     // One listen of a profile at a time: the last round's goes first.
@@ -175,20 +180,23 @@ try {
     const started = spawnReady([payBin, 'webhooks', 'listen', '--forward-to', appUrl, '--from', first.id, '--print-secret', '--json'], sandbox.env);
     listen = started.child;
     const { secret } = await started.ready;
-    signer ??= new Webhook(secret);
+    sender ??= signedSender(appUrl, secret, Math.max(...WINDOWS));
     await settled(customers, throughListen);
     lost += customers.filter((id) => !throughListen.arrivals.has(id)).length;
     duplicates += throughListen.deliveries - throughListen.eventIds.size;
-    const timed = customers.slice(WARMUP_EVENTS).filter((id) => throughListen.arrivals.has(id)).map((id) => throughListen.arrivals.get(id).at);
-    if (timed.length < 2) throw new Error('fewer than two timed events arrived through listen');
-    const listenRate = ((timed.length - 1) / (Math.max(...timed) - Math.min(...timed))) * 1000;
+    const listenRate = rateOf(throughListen, 'through listen');
     // listen's bodies of the first round are what the baseline sends.
-    bodies ??= throughListen.bodies;
+    if (!bodies) {
+      bodies = throughListen.bodies;
+      bodiesFile = join(dir, 'bodies.json');
+      writeFileSync(bodiesFile, JSON.stringify(bodies));
+    }
 
     const byWindow = {};
     for (const size of WINDOWS) byWindow[size] = await straight(size);
     const directRate = Math.max(...Object.values(byWindow));
-    rounds.push({ listen: listenRate, direct: directRate, direct_by_window: byWindow, ratio: listenRate / directRate });
+    const ownProcessRate = await fromOwnProcess(secret);
+    rounds.push({ listen: listenRate, direct: directRate, direct_by_window: byWindow, ratio: listenRate / directRate, own_process: ownProcessRate, own_process_ratio: listenRate / ownProcessRate });
   }
 
   // Latency through the last round's listen: one event at a time, each created once the previous arrived.
@@ -220,14 +228,16 @@ try {
   const directLatency = [];
   for (const sent of bodies.slice(0, LATENCY_EVENTS)) {
     const at = performance.now();
-    await post(sent);
+    await sender.post(sent);
     directLatency.push(performance.now() - at);
   }
-  await direct.close();
+  await sender.close();
 
   const listenRate = median(rounds.map((r) => r.listen));
   const directRate = median(rounds.map((r) => r.direct));
   const ratio = median(rounds.map((r) => r.ratio));
+  const ownProcessRate = median(rounds.map((r) => r.own_process));
+  const ownProcessRatio = median(rounds.map((r) => r.own_process_ratio));
   const p99 = percentile(listenLatency, 99);
   const directP99 = percentile(directLatency, 99);
   const allLost = lost + latencyLost;
@@ -237,6 +247,7 @@ try {
       `  through pay webhooks listen   ${int(listenRate)} events/s · latency p50 ${ms(percentile(listenLatency, 50))} · p99 ${ms(p99)} (event created to receipt; from the start of the create request: p50 ${ms(percentile(requestLatency, 50))}, p99 ${ms(percentile(requestLatency, 99))}) · ${allLost} lost · ${duplicates} delivered twice`,
       `  POSTed straight to the app    ${int(directRate)} events/s (the faster of ${WINDOWS.join(' and ')} in flight) · latency p50 ${ms(percentile(directLatency, 50))} · p99 ${ms(directP99)} (one process, one at a time)`,
       `  rounds (listen / straight)    ${rounds.map((r) => `${int(r.listen)} / ${int(r.direct)} (${r.ratio.toFixed(2)}×)`).join(' · ')}; medians shown, ratio the rounds' median`,
+      `  from a process of its own     ${int(ownProcessRate)} events/s (${Math.max(...WINDOWS)} in flight), as listen's deliveries come: listen against it ${ownProcessRatio.toFixed(2)}× (rounds ${rounds.map((r) => r.own_process_ratio.toFixed(2)).join(', ')}); shown, not the row's baseline`,
       '',
     ].join('\n'),
   );
@@ -257,6 +268,8 @@ try {
         duplicates,
         windows: WINDOWS,
         rounds,
+        own_process_events_per_second: ownProcessRate,
+        own_process_ratio: ownProcessRatio,
       },
       baseline: `the same signed events POSTed straight to the app: ${int(directRate)}/s, p99 ${ms(directP99)}`,
       baselineMetrics: { events_per_second: directRate, p50_ms: percentile(directLatency, 50), p99_ms: directP99 },
