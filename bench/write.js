@@ -6,12 +6,16 @@
 // in BENCH_ROUNDS slices (default 5) alternating with the other's, BENCH_CONNECTIONS
 // connections (default 32). Row 3: the bytes on disk each of those intents added (file +
 // WAL after the sandbox's clean close checkpointed it, divided by the intents counted
-// through the API), split by table with sqlite's dbstat. Needs `npm run build` first.
+// through the API), split by table with sqlite's dbstat. Beside row 1, not as its
+// baseline: the floor of its stack (bench/support/floor-server.js: fastify, node:sqlite,
+// the same durable group commit and rows, nothing else), in the same alternating slices,
+// so the row's ratio can be read against what the stack alone reaches on this machine.
+// Needs `npm run build` first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compare, cpuRatio, metricsOf, summary, CONNECTIONS } from './support/load.js';
-import { countList, createCard, startBare, startSandbox } from './support/processes.js';
+import { countList, createCard, startBare, startFloor, startSandbox } from './support/processes.js';
 import { bytesByTable, bytesOnDisk } from './support/storage.js';
 import { int, KB, ms, report, row } from './support/report.js';
 
@@ -25,6 +29,8 @@ try {
   const create = { amount: 1000, currency: 'usd', payment_method_types: ['card'], payment_method_id: paymentMethod, confirm: true };
   const sample = await sandbox.call('POST', '/v1/payment-intents', create, { headers: { 'idempotency-key': 'bench-write-sample' } });
   if (sample.body.status !== 'succeeded') throw new Error(`the sample intent is ${sample.body.status}, not succeeded`);
+  const { body: charges } = await sandbox.call('GET', `/v1/charges?payment_intent_id=${sample.body.id}`);
+  if (charges.data.length !== 1) throw new Error(`the sample intent has ${charges.data.length} charges, not 1`);
   await sandbox.stop();
   const bytesBefore = bytesOnDisk(db);
   const tablesBefore = bytesByTable(db);
@@ -34,10 +40,17 @@ try {
   closing.push(sandbox);
   const bare = await startBare(sample.text);
   closing.push(bare);
+  const floor = await startFloor({ db: join(dir, 'floor.db'), headers: sandbox.headers, intent: sample.text, charge: JSON.stringify(charges.data[0]) });
+  closing.push(floor);
   const target = ({ baseUrl: base, pid }) => ({ pid, url: `${base}/v1/payment-intents`, method: 'POST', headers: sandbox.headers, body: create, freshIdempotencyKey: true });
-  const { baseline, pay } = await compare(target(bare), target(sandbox));
+  const {
+    baseline,
+    pay,
+    others: [floorLoad],
+  } = await compare(target(bare), target(sandbox), target(floor));
   const intents = (await countList(sandbox, '/v1/payment-intents')) - 1;
   await bare.stop();
+  await floor.stop();
   await sandbox.stop();
   closing.length = 0;
 
@@ -51,12 +64,14 @@ try {
     .join(', ');
 
   const ratio = pay.rps / baseline.rps;
+  const floorRatio = floorLoad.rps / baseline.rps;
   process.stdout.write(
     [
       `Write path on Node ${process.version}: POST /v1/payment-intents (confirm, fresh Idempotency-Key), ${CONNECTIONS} connections, database file`,
       `  pay sandbox      ${summary(pay)}`,
       `  bare node:http   ${summary(baseline)}`,
       `  CPU ratio        ${cpuRatio(baseline, pay).toFixed(2)}× (the bare server's CPU time a request over the sandbox's: steadier than req/s on a busy machine)`,
+      `  the stack's floor ${summary(floorLoad)}: ${floorRatio.toFixed(2)}× the bare server, the sandbox ${(pay.rps / floorLoad.rps).toFixed(2)}× it (shown, not the row's baseline)`,
       `  on disk          ${int(perIntent)} B per intent over ${int(intents)} intents (${split})`,
       '',
     ].join('\n'),
@@ -66,7 +81,7 @@ try {
       id: 1,
       name: 'create+confirm a card intent, each with a fresh Idempotency-Key',
       value: `${int(pay.rps)} req/s, p99 ${ms(pay.p99)}`,
-      metrics: { ...metricsOf(pay), cpu_ratio: cpuRatio(baseline, pay) },
+      metrics: { ...metricsOf(pay), cpu_ratio: cpuRatio(baseline, pay), floor: { ...metricsOf(floorLoad), ratio: floorRatio, pay_to_floor: pay.rps / floorLoad.rps } },
       baseline: `bare \`node:http\` answering fixed JSON: ${int(baseline.rps)} req/s, p99 ${ms(baseline.p99)}`,
       baselineMetrics: metricsOf(baseline),
       ratio,

@@ -78,16 +78,19 @@ export async function load(target, { amount } = {}) {
 }
 
 /**
- * The baseline and pay under the same load: each warmed up, then DURATION seconds each in
- * ROUNDS alternating slices, so the neighbours' load on a shared machine falls on both alike.
+ * The baseline and pay (and any `others` shown beside them) under the same load: each
+ * warmed up, then DURATION seconds each in ROUNDS alternating slices, so the neighbours'
+ * load on a shared machine falls on all alike.
  */
-export async function compare(baseline, pay) {
-  for (const target of [baseline, pay]) await run(target, { duration: WARMUP });
-  const runs = [[], []];
+export async function compare(baseline, pay, ...others) {
+  const targets = [baseline, pay, ...others];
+  for (const target of targets) await run(target, { duration: WARMUP });
+  const runs = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [side, target] of [baseline, pay].entries()) runs[side].push(await run(target, { duration: DURATION / ROUNDS }));
+    for (const [side, target] of targets.entries()) runs[side].push(await run(target, { duration: DURATION / ROUNDS }));
   }
-  return { baseline: merge(runs[0], baseline.connections), pay: merge(runs[1], pay.connections) };
+  const [baselineResult, payResult, ...othersResults] = runs.map((sideRuns, side) => merge(sideRuns, targets[side].connections));
+  return { baseline: baselineResult, pay: payResult, others: othersResults };
 }
 
 /** The baseline's server CPU time per request over pay's: 1 is as cheap as the baseline. */

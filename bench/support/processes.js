@@ -1,6 +1,7 @@
 // The processes a bench measures, each in its own process so the load generator in the
 // bench's process never shares their thread: `pay …` (the built bin/pay.js), a sandbox
-// started through it, and the bare node:http server the sandbox is compared with.
+// started through it, the bare node:http server the sandbox is compared with, and the
+// floor of row 1 (floor-server.js) shown beside it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { request } from 'undici';
 export const node = process.execPath;
 export const payBin = fileURLToPath(new URL('../../bin/pay.js', import.meta.url));
 const bareServer = fileURLToPath(new URL('bare-server.js', import.meta.url));
+const floorServer = fileURLToPath(new URL('floor-server.js', import.meta.url));
 
 /** A throwaway config dir and the environment of a `pay` child: no profile of the user's leaks in. */
 export function payEnvironment(name) {
@@ -84,6 +86,16 @@ export async function startSandbox({ name, db, clock }) {
 /** The bare baseline: node:http answering every request with `body` (fixed JSON), in a child process. */
 export async function startBare(body) {
   const { child, ready } = spawnReady([bareServer], { ...process.env, BARE_BODY: body });
+  return started(child, ready);
+}
+
+/** Row 1's floor (floor-server.js), in a child process: `db` its database file, `headers` the auth it takes, `intent` and `charge` what it answers like. */
+export async function startFloor({ db, headers, intent, charge }) {
+  const { child, ready } = spawnReady([floorServer], { ...process.env, FLOOR_DB: db, FLOOR_HEADERS: JSON.stringify(headers), FLOOR_INTENT: intent, FLOOR_CHARGE: charge });
+  return started(child, ready);
+}
+
+async function started(child, ready) {
   const { port } = await ready;
   return { child, pid: child.pid, baseUrl: `http://127.0.0.1:${port}`, stop: () => stop(child) };
 }
