@@ -1,15 +1,17 @@
-// The floor of row 1, shown beside it (not its baseline): create+confirm on the sandbox's own
-// stack with nothing but the contract the issue keeps. fastify and node:sqlite as the
+// The floor of row 1, shown beside it (not its baseline): create+confirm on the sandbox's
+// own stack with nothing but the contract the issue keeps. fastify and node:sqlite as the
 // sandbox uses them (WAL, synchronous NORMAL, checkpoints on a worker); the requests of a
 // tick share one transaction, committed and fdatasync'd before any of them is answered;
-// each writes the rows a create+confirm needs (the intent and its charge, the intent as
-// it was created kept as its first version, three events naming those versions, the
-// idempotency record naming the intent), with the sandbox's indexes on them; the body is checked with the sandbox's own zod schema and keyed by an HMAC of its
-// sorted JSON. Nothing else: no object cache, one account, one payment
-// method, no declines, no error bodies. Started as a child process by bench/write.js with
-// FLOOR_DB (a database file), FLOOR_HEADERS (the auth headers it accepts), FLOOR_INTENT and
-// FLOOR_CHARGE (a succeeded intent and its charge, as the sandbox answered them: each
-// request's are these with fresh ids and its own amount); prints {"port"} once it listens.
+// each writes the rows a create+confirm needs (the intent and its charge, the intent as it
+// was created kept as its first version, three events naming those versions, the
+// idempotency record naming the intent), with the sandbox's indexes on them; the body is
+// checked with the sandbox's own zod schema and keyed by an HMAC of its sorted JSON.
+// Nothing else: one account, one payment method, no declines, no error bodies, no object
+// cache, and a key seen again is refused, not replayed. Started as a child process by
+// bench/write.js with FLOOR_DB (a database file), FLOOR_HEADERS (the auth headers it
+// accepts), FLOOR_INTENT and FLOOR_CHARGE (a succeeded intent and its charge, as the
+// sandbox answered them: each request's are these with fresh ids and its own amount);
+// prints {"port"} once it listens.
 import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { closeSync, fdatasync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
