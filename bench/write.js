@@ -25,6 +25,8 @@ const closing = [];
 try {
   // Set-up run: a payment method and one intent, whose answer the bare server will send.
   let sandbox = await startSandbox({ name: 'write', db });
+  // Stopped by the finally below should the set-up fail: a sandbox left running would hold the port and the file.
+  closing.push(sandbox);
   const paymentMethod = await createCard(sandbox);
   const create = { amount: 1000, currency: 'usd', payment_method_types: ['card'], payment_method_id: paymentMethod, confirm: true };
   const sample = await sandbox.call('POST', '/v1/payment-intents', create, { headers: { 'idempotency-key': 'bench-write-sample' } });
@@ -32,6 +34,7 @@ try {
   const { body: charges } = await sandbox.call('GET', `/v1/charges?payment_intent_id=${sample.body.id}`);
   if (charges.data.length !== 1) throw new Error(`the sample intent has ${charges.data.length} charges, not 1`);
   await sandbox.stop();
+  closing.length = 0;
   const bytesBefore = bytesOnDisk(db);
   const tablesBefore = bytesByTable(db);
 
