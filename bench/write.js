@@ -68,13 +68,14 @@ try {
 
   const ratio = pay.rps / baseline.rps;
   const floorRatio = floorLoad.rps / baseline.rps;
+  const payToFloor = pay.rps / floorLoad.rps;
   process.stdout.write(
     [
       `Write path on Node ${process.version}: POST /v1/payment-intents (confirm, fresh Idempotency-Key), ${CONNECTIONS} connections, database file`,
       `  pay sandbox      ${summary(pay)}`,
       `  bare node:http   ${summary(baseline)}`,
       `  CPU ratio        ${cpuRatio(baseline, pay).toFixed(2)}× (the bare server's CPU time a request over the sandbox's: steadier than req/s on a busy machine)`,
-      `  the stack's floor ${summary(floorLoad)}: ${floorRatio.toFixed(2)}× the bare server, the sandbox ${(pay.rps / floorLoad.rps).toFixed(2)}× it (shown, not the row's baseline)`,
+      `  the stack's floor ${summary(floorLoad)}: ${floorRatio.toFixed(2)}× the bare server, the sandbox ${payToFloor.toFixed(2)}× it (shown, not the row's baseline)`,
       `  on disk          ${int(perIntent)} B per intent over ${int(intents)} intents (${split})`,
       '',
     ].join('\n'),
@@ -84,7 +85,7 @@ try {
       id: 1,
       name: 'create+confirm a card intent, each with a fresh Idempotency-Key',
       value: `${int(pay.rps)} req/s, p99 ${ms(pay.p99)}`,
-      metrics: { ...metricsOf(pay), cpu_ratio: cpuRatio(baseline, pay), floor: { ...metricsOf(floorLoad), ratio: floorRatio, pay_to_floor: pay.rps / floorLoad.rps } },
+      metrics: { ...metricsOf(pay), cpu_ratio: cpuRatio(baseline, pay), floor: { ...metricsOf(floorLoad), ratio: floorRatio, pay_to_floor: payToFloor } },
       baseline: `bare \`node:http\` answering fixed JSON: ${int(baseline.rps)} req/s, p99 ${ms(baseline.p99)}`,
       baselineMetrics: metricsOf(baseline),
       ratio,

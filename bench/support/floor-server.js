@@ -20,7 +20,7 @@ import Fastify from 'fastify';
 import { bodySchemaOf } from '../../dist/domain/request-bodies.js';
 
 const file = process.env.FLOOR_DB;
-const headers = JSON.parse(process.env.FLOOR_HEADERS);
+const headers = Object.entries(JSON.parse(process.env.FLOOR_HEADERS));
 const intentTemplate = JSON.parse(process.env.FLOOR_INTENT);
 const chargeTemplate = JSON.parse(process.env.FLOOR_CHARGE);
 const schema = bodySchemaOf('payment_intents.create');
@@ -56,12 +56,21 @@ const TABLES = {
 const ROWS_A_STATEMENT = 16;
 const statements = new Map();
 const prepared = (sql) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql);
+// Each table's INSERT of n rows, prepared the first time it is wanted (as the sandbox's held rows).
+const inserts = new Map();
+const insertOf = (table, n) => {
+  const key = `${table} ${n}`;
+  if (!inserts.has(key)) {
+    const columns = TABLES[table];
+    const values = Array.from({ length: n }, () => `(${columns.map(() => '?').join(', ')})`).join(', ');
+    inserts.set(key, prepared(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values}`));
+  }
+  return inserts.get(key);
+};
 const insert = (table, rows) => {
-  const columns = TABLES[table];
   for (let start = 0; start < rows.length; start += ROWS_A_STATEMENT) {
     const chunk = rows.slice(start, start + ROWS_A_STATEMENT);
-    const values = chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
-    prepared(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values}`).run(...chunk.flat());
+    insertOf(table, chunk.length).run(...chunk.flat());
   }
 };
 
@@ -109,7 +118,7 @@ const idOf = (prefix, n) => `${prefix}_${n.toString(36).padStart(24, '0')}`;
 
 const app = Fastify({ logger: false });
 app.addHook('onRequest', async (request, reply) => {
-  if (Object.entries(headers).some(([name, value]) => request.headers[name] !== value)) return reply.code(401).send({});
+  if (headers.some(([name, value]) => request.headers[name] !== value)) return reply.code(401).send({});
 });
 app.post('/v1/payment-intents', async (request, reply) => {
   const key = request.headers['idempotency-key'];
